@@ -1,0 +1,55 @@
+export {
+  AppError,
+  Code,
+  emptyField,
+  errorBody,
+  httpStatusOf,
+  internal,
+  invalid,
+  invalidField,
+  isAppError,
+  notFound,
+  permissionDenied,
+  unauthenticated,
+  unavailable,
+} from './errors.js';
+export type { ErrorBody } from './errors.js';
+export { ComparisonType, defineEnum, FlagType, MatchType, RolloutType, SegmentOperator } from './enums.js';
+export type { EnumSpec } from './enums.js';
+export { DEFAULT_NAMESPACE } from './resources.js';
+export type {
+  Constraint,
+  Distribution,
+  Flag,
+  Namespace,
+  Page,
+  Rollout,
+  RolloutSegment,
+  RolloutThreshold,
+  Rule,
+  Segment,
+  Variant,
+} from './resources.js';
+export type {
+  CreateConstraint,
+  CreateDistribution,
+  CreateFlag,
+  CreateNamespace,
+  CreateRollout,
+  CreateRule,
+  CreateSegment,
+  CreateVariant,
+  DeleteDistribution,
+  OrderItems,
+  PageRequest,
+  RolloutSegmentInput,
+  RolloutThresholdInput,
+  UpdateConstraint,
+  UpdateDistribution,
+  UpdateFlag,
+  UpdateNamespace,
+  UpdateRollout,
+  UpdateRule,
+  UpdateSegment,
+  UpdateVariant,
+} from './requests.js';
