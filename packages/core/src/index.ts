@@ -53,3 +53,115 @@ export type {
   UpdateSegment,
   UpdateVariant,
 } from './requests.js';
+export type {
+  DeleteNamespace,
+  FlagItemRef,
+  KeyRef,
+  ListInFlag,
+  ListInNamespace,
+  ListNamespaces,
+  NamespaceRef,
+  PageQuery,
+  SegmentItemRef,
+} from './queries.js';
+export { decodePageToken, encodePageToken } from './pagination.js';
+export {
+  isFields,
+  lookup,
+  readBoolean,
+  readBooleanParam,
+  readEnum,
+  readInteger,
+  readMessage,
+  readNumber,
+  readObject,
+  readString,
+  readStringArray,
+  withPath,
+} from './decode/fields.js';
+export type { Fields, PathParams } from './decode/fields.js';
+export { readPageQuery } from './decode/page.decode.js';
+export {
+  decodeCreateNamespace,
+  decodeDeleteNamespace,
+  decodeListNamespaces,
+  decodeNamespaceRef,
+  decodeUpdateNamespace,
+} from './decode/namespace.decode.js';
+export { decodeCreateFlag, decodeKeyRef, decodeListInNamespace, decodeUpdateFlag } from './decode/flag.decode.js';
+export { decodeCreateVariant, decodeFlagItemRef, decodeUpdateVariant } from './decode/variant.decode.js';
+export { decodeCreateSegment, decodeUpdateSegment } from './decode/segment.decode.js';
+export {
+  decodeCreateConstraint,
+  decodeSegmentItemRef,
+  decodeUpdateConstraint,
+} from './decode/constraint.decode.js';
+export { decodeCreateRule, decodeListRules, decodeOrderRules, decodeUpdateRule } from './decode/rule.decode.js';
+export {
+  decodeCreateDistribution,
+  decodeDeleteDistribution,
+  decodeUpdateDistribution,
+} from './decode/distribution.decode.js';
+export {
+  decodeCreateRollout,
+  decodeListRollouts,
+  decodeOrderRollouts,
+  decodeUpdateRollout,
+} from './decode/rollout.decode.js';
+export { MAX_KEY_LENGTH, requireKey, requireShortValue, requireValue, resolveNamespace } from './validation/common.validation.js';
+export { validatePage } from './validation/page.validation.js';
+export {
+  validateCreateNamespace,
+  validateDeleteNamespace,
+  validateListNamespaces,
+  validateNamespaceRef,
+  validateUpdateNamespace,
+} from './validation/namespace.validation.js';
+export {
+  validateCreateFlag,
+  validateKeyRef,
+  validateListInNamespace,
+  validateUpdateFlag,
+} from './validation/flag.validation.js';
+export type { ResolvedListInNamespace } from './validation/flag.validation.js';
+export {
+  MAX_ATTACHMENT_BYTES,
+  normaliseAttachment,
+  validateCreateVariant,
+  validateFlagItemRef,
+  validateUpdateVariant,
+} from './validation/variant.validation.js';
+export { validateCreateSegment, validateUpdateSegment } from './validation/segment.validation.js';
+export {
+  validateCreateConstraint,
+  validateSegmentItemRef,
+  validateUpdateConstraint,
+} from './validation/constraint.validation.js';
+export { checkListValue, MAX_LIST_ITEMS, normaliseDateTime } from './validation/constraint-value.js';
+export {
+  BOOLEAN_OPERATORS,
+  ENTITY_ID_OPERATORS,
+  NO_VALUE_OPERATORS,
+  NUMBER_OPERATORS,
+  STRING_OPERATORS,
+} from './validation/operators.js';
+export { checkSegmentRef, normaliseSegmentRef } from './validation/segment-keys.js';
+export type { SegmentRef } from './validation/segment-keys.js';
+export {
+  validateCreateRule,
+  validateListRules,
+  validateOrderRules,
+  validateUpdateRule,
+} from './validation/rule.validation.js';
+export type { ResolvedListInFlag } from './validation/rule.validation.js';
+export {
+  validateCreateDistribution,
+  validateDeleteDistribution,
+  validateUpdateDistribution,
+} from './validation/distribution.validation.js';
+export {
+  validateCreateRollout,
+  validateListRollouts,
+  validateOrderRollouts,
+  validateUpdateRollout,
+} from './validation/rollout.validation.js';

@@ -1,0 +1,45 @@
+import { FlagType } from '../enums.js';
+import type { KeyRef, ListInNamespace } from '../queries.js';
+import type { CreateFlag, UpdateFlag } from '../requests.js';
+import { type Fields, type PathParams, readBoolean, readEnum, readObject, readString, withPath } from './fields.js';
+import { readPageQuery } from './page.decode.js';
+
+/** POST /flags body. `type` defaults to VARIANT_FLAG_TYPE. */
+export function decodeCreateFlag(body: Fields, path?: PathParams): CreateFlag {
+  const src = withPath(body, path);
+  return {
+    namespaceKey: readString(src, 'namespaceKey'),
+    key: readString(src, 'key'),
+    name: readString(src, 'name'),
+    description: readString(src, 'description'),
+    enabled: readBoolean(src, 'enabled'),
+    type: readEnum(src, 'type', FlagType) ?? 'VARIANT_FLAG_TYPE',
+    metadata: readObject(src, 'metadata'),
+  };
+}
+
+/** PUT /flags/{key} body: a full replace, so an omitted `enabled` is false and `defaultVariantId` is cleared. */
+export function decodeUpdateFlag(body: Fields, path?: PathParams): UpdateFlag {
+  const src = withPath(body, path);
+  return {
+    namespaceKey: readString(src, 'namespaceKey'),
+    key: readString(src, 'key'),
+    name: readString(src, 'name'),
+    description: readString(src, 'description'),
+    enabled: readBoolean(src, 'enabled'),
+    defaultVariantId: readString(src, 'defaultVariantId'),
+    metadata: readObject(src, 'metadata'),
+  };
+}
+
+/** GET /flags or /segments query. */
+export function decodeListInNamespace(query: Fields, path?: PathParams): ListInNamespace {
+  const src = withPath(query, path);
+  return { namespaceKey: readString(src, 'namespaceKey'), page: readPageQuery(src) };
+}
+
+/** GET or DELETE of one flag or segment. */
+export function decodeKeyRef(query: Fields, path?: PathParams): KeyRef {
+  const src = withPath(query, path);
+  return { namespaceKey: readString(src, 'namespaceKey'), key: readString(src, 'key') };
+}
