@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+import type { Rollout } from '@ensign/core';
+import { RolloutSegmentReferenceModel } from '../models/rollout-segment-reference.model.js';
+import { RolloutSegmentModel } from '../models/rollout-segment.model.js';
+import { RolloutThresholdModel } from '../models/rollout-threshold.model.js';
+import { RolloutModel } from '../models/rollout.model.js';
+import { presentSegmentKeys } from '../segment-keys.js';
+import { groupBy, inChunks } from '../sql-util.js';
+
+/** Rollouts with their threshold or segment rule. */
+export async function withRolloutRules(db: Knex, rows: RolloutModel[]): Promise<Rollout[]> {
+  const ids = rows.map((r) => r.id);
+  const thresholds = await inChunks(ids, (chunk) => RolloutThresholdModel.query(db).whereIn('rollout_id', chunk));
+  const segments = await inChunks(ids, (chunk) => RolloutSegmentModel.query(db).whereIn('rollout_id', chunk));
+  const references = await inChunks(ids, (chunk) =>
+    RolloutSegmentReferenceModel.query(db)
+      .whereIn('rollout_id', chunk)
+      .orderBy([{ column: 'rollout_id' }, { column: 'position' }]),
+  );
+  const thresholdById = new Map(thresholds.map((t) => [t.rollout_id, t]));
+  const segmentById = new Map(segments.map((s) => [s.rollout_id, s]));
+  const referencesById = groupBy(references, (r) => r.rollout_id);
+
+  return rows.map((row) => {
+    const rollout: Rollout = {
+      id: row.id,
+      namespaceKey: row.namespace_key,
+      flagKey: row.flag_key,
+      type: row.type,
+      rank: Number(row.rank),
+      description: row.description,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+    const threshold = thresholdById.get(row.id);
+    if (threshold !== undefined) rollout.threshold = { percentage: Number(threshold.percentage), value: !!threshold.value };
+    const segment = segmentById.get(row.id);
+    if (segment !== undefined) {
+      rollout.segment = {
+        ...presentSegmentKeys((referencesById.get(row.id) ?? []).map((r) => r.segment_key)),
+        segmentOperator: segment.segment_operator,
+        value: !!segment.value,
+      };
+    }
+    return rollout;
+  });
+}
+
+/** One rollout of a flag, or undefined. */
+export async function loadRollout(db: Knex, namespaceKey: string, flagKey: string, id: string): Promise<Rollout | undefined> {
+  const row = await RolloutModel.query(db).findOne({ id, namespace_key: namespaceKey, flag_key: flagKey });
+  if (row === undefined) return undefined;
+  const [rollout] = await withRolloutRules(db, [row]);
+  return rollout;
+}

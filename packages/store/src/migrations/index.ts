@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+import * as initialSchema from './0001-initial-schema.js';
+
+/** A migration module: a stable name and its up/down steps. */
+export interface MigrationModule extends Knex.Migration {
+  name: string;
+}
+
+/** Every migration, in the order they apply. Imported statically so a bundle carries them. */
+export const MIGRATIONS: readonly MigrationModule[] = [initialSchema];
+
+/** Hands knex the bundled migrations instead of reading a directory. */
+export const migrationSource: Knex.MigrationSource<MigrationModule> = {
+  getMigrations: async () => [...MIGRATIONS],
+  getMigrationName: (migration) => migration.name,
+  getMigration: async (migration) => migration,
+};
+
+/** The knex table that records applied migrations. */
+export const MIGRATION_TABLE = 'ensign_migrations';

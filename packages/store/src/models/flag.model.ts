@@ -1,0 +1,19 @@
+import { Model } from 'objection';
+import type { FlagType } from '@ensign/core';
+
+/** A row of `flags`; `metadata` is a JSON object as text, NULL when unset. */
+export class FlagModel extends Model {
+  static override tableName = 'flags';
+  static override idColumn = ['namespace_key', 'key'];
+
+  declare namespace_key: string;
+  declare key: string;
+  declare name: string;
+  declare description: string;
+  declare enabled: boolean | number;
+  declare type: FlagType;
+  declare default_variant_id: string | null;
+  declare metadata: string | null;
+  declare created_at: string;
+  declare updated_at: string;
+}

@@ -1,0 +1,86 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory from 'knex';
+import type { Knex } from 'knex';
+import { unavailable } from '@ensign/core';
+import { parseDatabaseUrl } from './database-url.js';
+import { knexConfig } from './knex-config.js';
+import { listPending, migrateLatest } from './migrator.js';
+import { NamespaceModel } from './models/namespace.model.js';
+import { KnexConstraintRepository } from './repositories/knex-constraint.repository.js';
+import { KnexDistributionRepository } from './repositories/knex-distribution.repository.js';
+import { KnexFlagRepository } from './repositories/knex-flag.repository.js';
+import { KnexNamespaceRepository } from './repositories/knex-namespace.repository.js';
+import { KnexRolloutRepository } from './repositories/knex-rollout.repository.js';
+import { KnexRuleRepository } from './repositories/knex-rule.repository.js';
+import { KnexSegmentRepository } from './repositories/knex-segment.repository.js';
+import { KnexVariantRepository } from './repositories/knex-variant.repository.js';
+import { Transactor } from './transactor.js';
+import { notFound } from '@ensign/core';
+import type { Dialect, StoreOptions } from './types.js';
+
+/** The management store on one SQL database: every repository plus schema and health upkeep. */
+export interface SqlStore {
+  readonly dialect: Dialect;
+  readonly namespaces: KnexNamespaceRepository;
+  readonly flags: KnexFlagRepository;
+  readonly variants: KnexVariantRepository;
+  readonly segments: KnexSegmentRepository;
+  readonly constraints: KnexConstraintRepository;
+  readonly rules: KnexRuleRepository;
+  readonly distributions: KnexDistributionRepository;
+  readonly rollouts: KnexRolloutRepository;
+  /** Applies pending migrations (safe when several instances start at once); returns their names. */
+  migrate(): Promise<string[]>;
+  /** Names of the migrations not applied yet. */
+  pendingMigrations(): Promise<string[]>;
+  /** Resolves when the database answers and no migration is pending; rejects otherwise. */
+  ping(): Promise<void>;
+  /** The namespace's current revision; NotFound when there is no such namespace. */
+  revision(namespaceKey: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Connects to `options.url` (creating a SQLite file and its directory when missing); does not migrate. */
+export async function openStore(options: StoreOptions): Promise<SqlStore> {
+  const parsed = parseDatabaseUrl(options.url);
+  if (parsed.dialect === 'sqlite') {
+    const { filename } = parsed.connection as Knex.BetterSqlite3ConnectionConfig;
+    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  }
+  const knex = knexFactory(knexConfig(parsed, options));
+  try {
+    await knex.raw('select 1');
+  } catch (err) {
+    await knex.destroy();
+    throw err;
+  }
+  const tx = new Transactor(knex, parsed.dialect, options.now ?? (() => new Date()), options.onCommit);
+
+  return {
+    dialect: parsed.dialect,
+    namespaces: new KnexNamespaceRepository(tx),
+    flags: new KnexFlagRepository(tx),
+    variants: new KnexVariantRepository(tx),
+    segments: new KnexSegmentRepository(tx),
+    constraints: new KnexConstraintRepository(tx),
+    rules: new KnexRuleRepository(tx),
+    distributions: new KnexDistributionRepository(tx),
+    rollouts: new KnexRolloutRepository(tx),
+    migrate: () => migrateLatest(knex),
+    pendingMigrations: () => listPending(knex),
+    async ping() {
+      await knex.raw('select 1');
+      const pending = await listPending(knex);
+      if (pending.length > 0) {
+        throw unavailable(`migrations pending, please backup your database and run \`ensign migrate\` (${pending.join(', ')})`);
+      }
+    },
+    async revision(namespaceKey) {
+      const row = await tx.read((db) => NamespaceModel.query(db).findById(namespaceKey));
+      if (row === undefined) throw notFound(`namespace "${namespaceKey}" not found`);
+      return Number(row.revision);
+    },
+    close: () => knex.destroy(),
+  };
+}

@@ -1,0 +1,107 @@
+import type { Knex } from 'knex';
+import type { CreateFlag, Flag, Page, PageRequest, UpdateFlag } from '@ensign/core';
+import { invalid, notFound } from '@ensign/core';
+import { loadFlag, withVariants } from '../loaders/flag.loader.js';
+import { FlagModel } from '../models/flag.model.js';
+import { VariantModel } from '../models/variant.model.js';
+import { applyWindow, fetchPage } from '../paging.js';
+import { countRows, nsOf } from '../sql-util.js';
+import type { Transactor } from '../transactor.js';
+
+const flagNotFound = (ns: string, key: string) => notFound(`flag "${ns}/${key}" not found`);
+
+/** Stored metadata: NULL for unset or `{}`, else the object as JSON. */
+const metadataColumn = (metadata: Record<string, unknown>): string | null =>
+  Object.keys(metadata).length === 0 ? null : JSON.stringify(metadata);
+
+async function mustLoad(db: Knex, ns: string, key: string): Promise<Flag> {
+  const flag = await loadFlag(db, ns, key, 'get');
+  if (flag === undefined) throw flagNotFound(ns, key);
+  return flag;
+}
+
+/** Flags with their variants; deleting one cascades to everything under it. */
+export class KnexFlagRepository {
+  constructor(private readonly tx: Transactor) {}
+
+  list(namespaceKey: string, page: PageRequest): Promise<Page<Flag>> {
+    const ns = nsOf(namespaceKey);
+    return this.tx.read((db) =>
+      fetchPage(
+        page,
+        (limit, offset) =>
+          applyWindow(
+            FlagModel.query(db).where('namespace_key', ns).orderBy([{ column: 'created_at' }, { column: 'key' }]),
+            limit,
+            offset,
+          ),
+        () => countRows(db, 'flags', { namespace_key: ns }),
+        (rows) => withVariants(db, ns, rows, 'list'),
+      ),
+    );
+  }
+
+  get(namespaceKey: string, key: string): Promise<Flag> {
+    return this.tx.read((db) => mustLoad(db, nsOf(namespaceKey), key));
+  }
+
+  create(req: CreateFlag): Promise<Flag> {
+    const ns = nsOf(req.namespaceKey);
+    return this.tx.write(
+      ns,
+      async (trx, at) => {
+        await FlagModel.query(trx).insert({
+          namespace_key: ns,
+          key: req.key,
+          name: req.name,
+          description: req.description,
+          enabled: req.enabled,
+          type: req.type,
+          default_variant_id: null,
+          metadata: req.metadata === undefined ? null : metadataColumn(req.metadata),
+          created_at: at,
+          updated_at: at,
+        });
+        return mustLoad(trx, ns, req.key);
+      },
+      {
+        ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`),
+        hints: { notUnique: () => invalid(`flag "${ns}/${req.key}" is not unique`) },
+      },
+    );
+  }
+
+  update(req: UpdateFlag): Promise<Flag> {
+    const ns = nsOf(req.namespaceKey);
+    return this.tx.write(
+      ns,
+      async (trx, at) => {
+        const current = await FlagModel.query(trx).findById([ns, req.key]);
+        if (current === undefined) throw flagNotFound(ns, req.key);
+        if (req.defaultVariantId !== '') {
+          const ofFlag = { id: req.defaultVariantId, namespace_key: ns, flag_key: req.key };
+          if ((await VariantModel.query(trx).findOne(ofFlag)) === undefined) {
+            throw invalid(`variant "${req.defaultVariantId}" not found for flag "${ns}/${req.key}"`);
+          }
+        }
+        await FlagModel.query(trx)
+          .findById([ns, req.key])
+          .patch({
+            name: req.name,
+            description: req.description,
+            enabled: req.enabled,
+            default_variant_id: req.defaultVariantId === '' ? null : req.defaultVariantId,
+            ...(req.metadata === undefined ? {} : { metadata: metadataColumn(req.metadata) }),
+            updated_at: at,
+          });
+        return mustLoad(trx, ns, req.key);
+      },
+      { ifNamespaceMissing: () => flagNotFound(ns, req.key) },
+    );
+  }
+
+  delete(namespaceKey: string, key: string): Promise<void> {
+    const ns = nsOf(namespaceKey);
+    return this.tx.remove(ns, async (trx) => (await FlagModel.query(trx).deleteById([ns, key])) > 0);
+  }
+}

@@ -1,0 +1,84 @@
+import type { CreateNamespace, Namespace, Page, PageRequest, UpdateNamespace } from '@ensign/core';
+import { invalid, notFound } from '@ensign/core';
+import { NamespaceModel, toNamespace } from '../models/namespace.model.js';
+import { applyWindow, fetchPage } from '../paging.js';
+import { bumpRevision } from '../transactor.js';
+import type { Transactor } from '../transactor.js';
+import { countRows } from '../sql-util.js';
+
+const missing = (key: string) => notFound(`namespace "${key}" not found`);
+
+/** Namespaces; creating one starts its revision at 1, deleting one reports `deleted: true`. */
+export class KnexNamespaceRepository {
+  constructor(private readonly tx: Transactor) {}
+
+  list(page: PageRequest): Promise<Page<Namespace>> {
+    return this.tx.read((db) =>
+      fetchPage(
+        page,
+        (limit, offset) =>
+          applyWindow(NamespaceModel.query(db).orderBy([{ column: 'created_at' }, { column: 'key' }]), limit, offset),
+        () => NamespaceModel.query(db).resultSize(),
+        async (rows) => rows.map(toNamespace),
+      ),
+    );
+  }
+
+  async get(key: string): Promise<Namespace> {
+    const row = await this.tx.read((db) => NamespaceModel.query(db).findById(key));
+    if (row === undefined) throw missing(key);
+    return toNamespace(row);
+  }
+
+  create(req: CreateNamespace): Promise<Namespace> {
+    return this.tx.transact(
+      async (trx, at) => {
+        const row = {
+          key: req.key,
+          name: req.name,
+          description: req.description,
+          protected: false,
+          revision: 1,
+          state_modified_at: at,
+          created_at: at,
+          updated_at: at,
+        };
+        await NamespaceModel.query(trx).insert(row);
+        return { value: toNamespace(row as NamespaceModel), change: { namespaceKey: req.key, revision: 1, deleted: false } };
+      },
+      { notUnique: () => invalid(`namespace "${req.key}" is not unique`) },
+    );
+  }
+
+  update(req: UpdateNamespace): Promise<Namespace> {
+    return this.tx.write(
+      req.key,
+      async (trx, at) => {
+        await NamespaceModel.query(trx)
+          .findById(req.key)
+          .patch({ name: req.name, description: req.description, updated_at: at });
+        return toNamespace(await NamespaceModel.query(trx).findById(req.key).throwIfNotFound());
+      },
+      { ifNamespaceMissing: () => missing(req.key) },
+    );
+  }
+
+  delete(key: string, force: boolean): Promise<void> {
+    return this.tx.transact(async (trx, at) => {
+      const revision = await bumpRevision(trx, key, at);
+      const row = await NamespaceModel.query(trx).findById(key);
+      if (revision === undefined || row === undefined) throw missing(key);
+      if (!force) {
+        if (row.protected) throw invalid(`namespace "${key}" is protected`);
+        if ((await countRows(trx, 'flags', { namespace_key: key })) > 0) {
+          throw invalid(`namespace "${key}" cannot be deleted; flags must be deleted first`);
+        }
+      }
+      // Flags go first so their rules and rollouts release the segments, which RESTRICT deletes.
+      await trx('flags').where({ namespace_key: key }).delete();
+      await trx('segments').where({ namespace_key: key }).delete();
+      await NamespaceModel.query(trx).deleteById(key);
+      return { value: undefined, change: { namespaceKey: key, revision, deleted: true } };
+    });
+  }
+}

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type {
+  CreateRollout,
+  OrderItems,
+  Page,
+  PageRequest,
+  Rollout,
+  RolloutSegmentInput,
+  RolloutType,
+  UpdateRollout,
+} from '@ensign/core';
+import { invalid, invalidField, notFound } from '@ensign/core';
+import { loadRollout, withRolloutRules } from '../loaders/rollout.loader.js';
+import { FlagModel } from '../models/flag.model.js';
+import { RolloutSegmentReferenceModel } from '../models/rollout-segment-reference.model.js';
+import { RolloutSegmentModel } from '../models/rollout-segment.model.js';
+import { RolloutThresholdModel } from '../models/rollout-threshold.model.js';
+import { RolloutModel } from '../models/rollout.model.js';
+import { applyWindow, fetchPage } from '../paging.js';
+import { orderRanks, renumber, ROLLOUTS } from '../ranking.js';
+import { firstMissingSegment, requestedSegmentKeys } from '../segment-keys.js';
+import { countRows, nsOf } from '../sql-util.js';
+import type { Transactor } from '../transactor.js';
+
+const rolloutNotFound = (ns: string, id: string) => notFound(`rollout "${ns}/${id}" not found`);
+const flagNotFound = (ns: string, flagKey: string) => notFound(`flag "${ns}/${flagKey}" not found`);
+// COMPAT(flipt): the quotes sit where Flipt puts them (internal/storage/sql/common/rollout.go).
+const flagOrSegmentNotFound = (ns: string, flagKey: string, segmentKey: string) =>
+  notFound(`flag "${ns}/${flagKey} or segment ${segmentKey}" not found`);
+
+interface RolloutRule {
+  segment: RolloutSegmentInput | undefined;
+  threshold: unknown;
+}
+
+function kindOf(req: RolloutRule): RolloutType | undefined {
+  if (req.segment !== undefined) return 'SEGMENT_ROLLOUT_TYPE';
+  return req.threshold === undefined ? undefined : 'THRESHOLD_ROLLOUT_TYPE';
+}
+
+async function mustLoad(db: Knex, ns: string, flagKey: string, id: string): Promise<Rollout> {
+  const rollout = await loadRollout(db, ns, flagKey, id);
+  if (rollout === undefined) throw rolloutNotFound(ns, id);
+  return rollout;
+}
+
+/** Writes the segment rule of a new rollout, or of one whose old rule was removed; every segment must exist. */
+async function writeSegmentRule(
+  trx: Knex.Transaction,
+  ns: string,
+  flagKey: string,
+  rolloutId: string,
+  input: RolloutSegmentInput,
+): Promise<void> {
+  const keys = requestedSegmentKeys(input);
+  const missing = await firstMissingSegment(trx, ns, keys);
+  if (missing !== undefined) throw flagOrSegmentNotFound(ns, flagKey, missing);
+  const operator = keys.length === 1 ? 'OR_SEGMENT_OPERATOR' : input.segmentOperator;
+  await RolloutSegmentModel.query(trx).insert({ rollout_id: rolloutId, segment_operator: operator, value: input.value });
+  for (const [position, segmentKey] of keys.entries()) {
+    await RolloutSegmentReferenceModel.query(trx).insert({
+      rollout_id: rolloutId,
+      namespace_key: ns,
+      segment_key: segmentKey,
+      position,
+    });
+  }
+}
+
+/** Rollouts of boolean flags: a segment rule or a percentage threshold, ranked. */
+export class KnexRolloutRepository {
+  constructor(private readonly tx: Transactor) {}
+
+  list(namespaceKey: string, flagKey: string, page: PageRequest): Promise<Page<Rollout>> {
+    const ns = nsOf(namespaceKey);
+    const where = { namespace_key: ns, flag_key: flagKey };
+    return this.tx.read((db) =>
+      fetchPage(
+        page,
+        (limit, offset) =>
+          applyWindow(
+            RolloutModel.query(db).where(where).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+            limit,
+            offset,
+          ),
+        () => countRows(db, 'rollouts', where),
+        (rows) => withRolloutRules(db, rows),
+      ),
+    );
+  }
+
+  get(namespaceKey: string, flagKey: string, id: string): Promise<Rollout> {
+    return this.tx.read((db) => mustLoad(db, nsOf(namespaceKey), flagKey, id));
+  }
+
+  create(req: CreateRollout): Promise<Rollout> {
+    const ns = nsOf(req.namespaceKey);
+    return this.tx.write(
+      ns,
+      async (trx, at) => {
+        const type = kindOf(req);
+        if (type === undefined) throw invalid('rollout rule is missing');
+        const flag = await FlagModel.query(trx).findById([ns, req.flagKey]);
+        if (flag === undefined) {
+          if (req.segment === undefined) throw flagNotFound(ns, req.flagKey);
+          const keys = requestedSegmentKeys(req.segment);
+          throw flagOrSegmentNotFound(ns, req.flagKey, (await firstMissingSegment(trx, ns, keys)) ?? keys[0] ?? '');
+        }
+        if (flag.type !== 'BOOLEAN_FLAG_TYPE') throw invalid(`flag "${ns}/${req.flagKey}" is not a boolean flag`);
+        // Checked here rather than by a unique index: re-ordering swaps ranks row by row.
+        const sameRank = await RolloutModel.query(trx).findOne({ namespace_key: ns, flag_key: req.flagKey, rank: req.rank });
+        if (sameRank !== undefined) throw invalid(`rank number: ${req.rank} already exists`);
+        const id = randomUUID();
+        await RolloutModel.query(trx).insert({
+          id,
+          namespace_key: ns,
+          flag_key: req.flagKey,
+          type,
+          rank: req.rank,
+          description: req.description,
+          created_at: at,
+          updated_at: at,
+        });
+        if (req.segment !== undefined) await writeSegmentRule(trx, ns, req.flagKey, id, req.segment);
+        else if (req.threshold !== undefined) {
+          const { percentage, value } = req.threshold;
+          await RolloutThresholdModel.query(trx).insert({ rollout_id: id, percentage, value });
+        }
+        return mustLoad(trx, ns, req.flagKey, id);
+      },
+      { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`) },
+    );
+  }
+
+  update(req: UpdateRollout): Promise<Rollout> {
+    const ns = nsOf(req.namespaceKey);
+    return this.tx.write(
+      ns,
+      async (trx, at) => {
+        const where = { id: req.id, namespace_key: ns, flag_key: req.flagKey };
+        const current = await RolloutModel.query(trx).findOne(where);
+        if (current === undefined) throw rolloutNotFound(ns, req.id);
+        const attempted = kindOf(req);
+        if (attempted === undefined) throw invalidField('rule', 'invalid rollout rule type');
+        if (attempted !== current.type) {
+          throw invalid(`cannot change type of rollout: have "${current.type}" attempted "${attempted}"`);
+        }
+        await RolloutModel.query(trx).where(where).patch({ description: req.description, updated_at: at });
+        if (req.segment !== undefined) {
+          // The references go with the rule (ON DELETE CASCADE).
+          await RolloutSegmentModel.query(trx).where({ rollout_id: req.id }).delete();
+          await writeSegmentRule(trx, ns, req.flagKey, req.id, req.segment);
+        } else if (req.threshold !== undefined) {
+          await RolloutThresholdModel.query(trx)
+            .where({ rollout_id: req.id })
+            .patch({ percentage: req.threshold.percentage, value: req.threshold.value });
+        }
+        return mustLoad(trx, ns, req.flagKey, req.id);
+      },
+      { ifNamespaceMissing: () => rolloutNotFound(ns, req.id) },
+    );
+  }
+
+  order(req: OrderItems): Promise<void> {
+    const ns = nsOf(req.namespaceKey);
+    return this.tx.write(
+      ns,
+      async (trx, at) => {
+        if ((await FlagModel.query(trx).findById([ns, req.flagKey])) === undefined) throw flagNotFound(ns, req.flagKey);
+        await orderRanks(trx, ROLLOUTS, ns, req.flagKey, req.ids, at);
+      },
+      { ifNamespaceMissing: () => flagNotFound(ns, req.flagKey) },
+    );
+  }
+
+  delete(namespaceKey: string, flagKey: string, id: string): Promise<void> {
+    const ns = nsOf(namespaceKey);
+    return this.tx.remove(ns, async (trx, at) => {
+      const deleted = await RolloutModel.query(trx).where({ id, namespace_key: ns, flag_key: flagKey }).delete();
+      if (deleted === 0) return false;
+      await renumber(trx, ROLLOUTS, ns, flagKey, at);
+      return true;
+    });
+  }
+}

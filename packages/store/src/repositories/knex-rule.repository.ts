@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { CreateRule, OrderItems, Page, PageRequest, Rule, SegmentOperator, UpdateRule } from '@ensign/core';
+import { invalid, notFound } from '@ensign/core';
+import { loadRule, withRuleParts } from '../loaders/rule.loader.js';
+import { FlagModel } from '../models/flag.model.js';
+import { RuleSegmentModel } from '../models/rule-segment.model.js';
+import { RuleModel } from '../models/rule.model.js';
+import { applyWindow, fetchPage } from '../paging.js';
+import { orderRanks, renumber, RULES } from '../ranking.js';
+import { firstMissingSegment, requestedSegmentKeys } from '../segment-keys.js';
+import { countRows, nsOf } from '../sql-util.js';
+import type { Transactor } from '../transactor.js';
+
+const ruleNotFound = (ns: string, id: string) => notFound(`rule "${ns}/${id}" not found`);
+const flagNotFound = (ns: string, flagKey: string) => notFound(`flag "${ns}/${flagKey}" not found`);
+
+async function mustLoad(db: Knex, ns: string, flagKey: string, id: string): Promise<Rule> {
+  const rule = await loadRule(db, ns, flagKey, id);
+  if (rule === undefined) throw ruleNotFound(ns, id);
+  return rule;
+}
+
+/** Checks the flag is a variant flag and every segment exists; returns the merged segment keys. */
+async function checkReferences(
+  trx: Knex.Transaction,
+  ns: string,
+  flagKey: string,
+  input: { segmentKey: string; segmentKeys: string[] },
+): Promise<string[]> {
+  const keys = requestedSegmentKeys(input);
+  const flag = await FlagModel.query(trx).findById([ns, flagKey]);
+  const missing = await firstMissingSegment(trx, ns, keys);
+  if (flag === undefined || missing !== undefined) {
+    throw notFound(`flag "${ns}/${flagKey}" or segment "${ns}/${missing ?? keys[0] ?? ''}" not found`);
+  }
+  if (flag.type !== 'VARIANT_FLAG_TYPE') throw invalid(`flag "${ns}/${flagKey}" is not a variant flag`);
+  return keys;
+}
+
+async function insertSegments(trx: Knex.Transaction, ns: string, ruleId: string, keys: string[]): Promise<void> {
+  for (const [position, segmentKey] of keys.entries()) {
+    await RuleSegmentModel.query(trx).insert({ rule_id: ruleId, namespace_key: ns, segment_key: segmentKey, position });
+  }
+}
+
+/** With a single segment the operator is meaningless; Flipt stores OR. */
+const operatorFor = (keys: string[], requested: SegmentOperator): SegmentOperator =>
+  keys.length === 1 ? 'OR_SEGMENT_OPERATOR' : requested;
+
+/** Rules of variant flags, with their segments and distributions. */
+export class KnexRuleRepository {
+  constructor(private readonly tx: Transactor) {}
+
+  list(namespaceKey: string, flagKey: string, page: PageRequest): Promise<Page<Rule>> {
+    const ns = nsOf(namespaceKey);
+    const where = { namespace_key: ns, flag_key: flagKey };
+    return this.tx.read((db) =>
+      fetchPage(
+        page,
+        (limit, offset) =>
+          applyWindow(
+            RuleModel.query(db).where(where).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+            limit,
+            offset,
+          ),
+        () => countRows(db, 'rules', where),
+        (rows) => withRuleParts(db, rows),
+      ),
+    );
+  }
+
+  get(namespaceKey: string, flagKey: string, id: string): Promise<Rule> {
+    return this.tx.read((db) => mustLoad(db, nsOf(namespaceKey), flagKey, id));
+  }
+
+  create(req: CreateRule): Promise<Rule> {
+    const ns = nsOf(req.namespaceKey);
+    return this.tx.write(
+      ns,
+      async (trx, at) => {
+        const keys = await checkReferences(trx, ns, req.flagKey, req);
+        const id = randomUUID();
+        await RuleModel.query(trx).insert({
+          id,
+          namespace_key: ns,
+          flag_key: req.flagKey,
+          rank: req.rank,
+          segment_operator: operatorFor(keys, req.segmentOperator),
+          created_at: at,
+          updated_at: at,
+        });
+        await insertSegments(trx, ns, id, keys);
+        return mustLoad(trx, ns, req.flagKey, id);
+      },
+      { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`) },
+    );
+  }
+
+  update(req: UpdateRule): Promise<Rule> {
+    const ns = nsOf(req.namespaceKey);
+    return this.tx.write(
+      ns,
+      async (trx, at) => {
+        const where = { id: req.id, namespace_key: ns, flag_key: req.flagKey };
+        if ((await RuleModel.query(trx).findOne(where)) === undefined) throw ruleNotFound(ns, req.id);
+        const keys = await checkReferences(trx, ns, req.flagKey, req);
+        await RuleModel.query(trx)
+          .where(where)
+          .patch({ segment_operator: operatorFor(keys, req.segmentOperator), updated_at: at });
+        await RuleSegmentModel.query(trx).where({ rule_id: req.id }).delete();
+        await insertSegments(trx, ns, req.id, keys);
+        return mustLoad(trx, ns, req.flagKey, req.id);
+      },
+      { ifNamespaceMissing: () => ruleNotFound(ns, req.id) },
+    );
+  }
+
+  order(req: OrderItems): Promise<void> {
+    const ns = nsOf(req.namespaceKey);
+    return this.tx.write(
+      ns,
+      async (trx, at) => {
+        if ((await FlagModel.query(trx).findById([ns, req.flagKey])) === undefined) throw flagNotFound(ns, req.flagKey);
+        await orderRanks(trx, RULES, ns, req.flagKey, req.ids, at);
+      },
+      { ifNamespaceMissing: () => flagNotFound(ns, req.flagKey) },
+    );
+  }
+
+  delete(namespaceKey: string, flagKey: string, id: string): Promise<void> {
+    const ns = nsOf(namespaceKey);
+    return this.tx.remove(ns, async (trx, at) => {
+      const deleted = await RuleModel.query(trx).where({ id, namespace_key: ns, flag_key: flagKey }).delete();
+      if (deleted === 0) return false;
+      await renumber(trx, RULES, ns, flagKey, at);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,128 @@
+import type { Knex } from 'knex';
+import type { AppError } from '@ensign/core';
+import { adaptDbError, isRetryableDbError } from './adapt-db-error.js';
+import type { DbErrorHints } from './adapt-db-error.js';
+import type { Dialect, NamespaceChange } from './types.js';
+
+/** What a transaction produced and the change to announce once it has committed. */
+export interface Committed<T> {
+  value: T;
+  change: NamespaceChange;
+}
+
+/** How often a transaction aborted by a deadlock or serialization failure is run again. */
+const MAX_ATTEMPTS = 5;
+
+/** Thrown inside a transaction to roll it back when a delete found nothing to delete. */
+class NothingChanged extends Error {}
+
+/**
+ * Runs reads and writes against one database. Every write is one transaction that bumps its
+ * namespace's revision, translates driver errors at the edge and calls `onCommit` after commit.
+ */
+export class Transactor {
+  constructor(
+    readonly knex: Knex,
+    readonly dialect: Dialect,
+    private readonly clock: () => Date,
+    private readonly onCommit: ((change: NamespaceChange) => void) | undefined,
+  ) {}
+
+  /** The current time as stored: UTC ISO-8601, so it orders and round-trips alike on every engine. */
+  now(): string {
+    return this.clock().toISOString();
+  }
+
+  /** A read outside any transaction, with driver errors translated. */
+  async read<T>(work: (db: Knex) => PromiseLike<T>): Promise<T> {
+    try {
+      return await work(this.knex);
+    } catch (err) {
+      throw adaptDbError(this.dialect, err);
+    }
+  }
+
+  /**
+   * A write in an existing namespace. The revision bump runs first, so the namespace row stays
+   * locked for the whole transaction and writes to one namespace apply one at a time.
+   */
+  async write<T>(
+    namespaceKey: string,
+    work: (trx: Knex.Transaction, at: string) => Promise<T>,
+    options: { ifNamespaceMissing: () => AppError; hints?: DbErrorHints },
+  ): Promise<T> {
+    return this.transact(async (trx, at) => {
+      const revision = await bumpRevision(trx, namespaceKey, at);
+      if (revision === undefined) throw options.ifNamespaceMissing();
+      const value = await work(trx, at);
+      return { value, change: { namespaceKey, revision, deleted: false } };
+    }, options.hints);
+  }
+
+  /** A delete that succeeds silently, committing nothing, when `work` finds nothing to delete. */
+  async remove(
+    namespaceKey: string,
+    work: (trx: Knex.Transaction, at: string) => Promise<boolean>,
+    hints?: DbErrorHints,
+  ): Promise<void> {
+    try {
+      await this.transact(async (trx, at) => {
+        const revision = await bumpRevision(trx, namespaceKey, at);
+        if (revision === undefined || !(await work(trx, at))) throw new NothingChanged();
+        return { value: undefined, change: { namespaceKey, revision, deleted: false } };
+      }, hints);
+    } catch (err) {
+      if (err instanceof NothingChanged) return;
+      throw err;
+    }
+  }
+
+  /**
+   * One transaction; `onCommit` hears of its change only once it has committed. A transaction
+   * the database aborted because another raced it (MySQL deadlocks, PostgreSQL/CockroachDB
+   * serialization failures) rolled back whole, so it is run again a few times before failing.
+   */
+  async transact<T>(
+    work: (trx: Knex.Transaction, at: string) => Promise<Committed<T>>,
+    hints?: DbErrorHints,
+  ): Promise<T> {
+    const at = this.now();
+    let committed: Committed<T>;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        committed = await this.knex.transaction((trx) => work(trx, at));
+        break;
+      } catch (err) {
+        if (attempt < MAX_ATTEMPTS && isRetryableDbError(this.dialect, err)) {
+          await backoff(attempt);
+          continue;
+        }
+        throw adaptDbError(this.dialect, err, hints);
+      }
+    }
+    this.notify(committed.change);
+    return committed.value;
+  }
+
+  private notify(change: NamespaceChange): void {
+    try {
+      this.onCommit?.(change);
+    } catch {
+      // A listener's failure must not turn a committed write into an error.
+    }
+  }
+}
+
+/** `revision + 1` on the namespace row; undefined when there is no such namespace. */
+export async function bumpRevision(trx: Knex.Transaction, key: string, at: string): Promise<number | undefined> {
+  const updated = await trx('namespaces')
+    .where({ key })
+    .update({ revision: trx.raw('?? + 1', ['revision']), state_modified_at: at });
+  if (updated === 0) return undefined;
+  const row = (await trx('namespaces').where({ key }).first('revision')) as { revision: number | string } | undefined;
+  return row === undefined ? undefined : Number(row.revision);
+}
+
+/** A short, jittered pause so two raced transactions do not collide again in lockstep. */
+const backoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));

@@ -1,0 +1,30 @@
+/** The SQL engines the store speaks to. */
+export type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'cockroach';
+
+/** What a committed write did to a namespace; snapshot publishers key on it. */
+export interface NamespaceChange {
+  namespaceKey: string;
+  /** The namespace's revision after the write. */
+  revision: number;
+  /** True when the write deleted the namespace itself. */
+  deleted: boolean;
+}
+
+/** How to open a store; the CLI maps its `db.*` configuration onto this. */
+export interface StoreOptions {
+  /**
+   * `file:…`, `sqlite:…`, `sqlite3:…`, `postgres://…`, `postgresql://…`, `mysql://…`,
+   * `cockroach://…`, `cockroachdb://…` or `crdb://…`.
+   */
+  url: string;
+  /** Pool maximum; 0 or undefined means the default (10). SQLite always uses one connection. */
+  maxOpenConn?: number;
+  /** Pool minimum (connections kept open while idle). */
+  maxIdleConn?: number;
+  /** Idle connections older than this are closed; 0 or undefined keeps them. */
+  connMaxLifetimeMs?: number;
+  /** Clock for createdAt/updatedAt; tests pass a fake one. */
+  now?: () => Date;
+  /** Called after every committed write, outside the transaction; its exceptions are ignored. */
+  onCommit?: (change: NamespaceChange) => void;
+}
