@@ -1,1 +1,14 @@
-export {};
+export { API_PREFIX, createApp } from './app.js';
+export type { AppDeps } from './app.js';
+export type { AppState } from './http/app-state.js';
+export { DEFAULT_BODY_LIMIT_BYTES } from './http/body.middleware.js';
+export { HEALTH_TIMEOUT_MS } from './health/health.routes.js';
+export type { ManagementStore } from './store.js';
+export type { ConstraintRepository } from './features/constraints/constraint.repository.js';
+export type { DistributionRepository } from './features/distributions/distribution.repository.js';
+export type { FlagRepository } from './features/flags/flag.repository.js';
+export type { NamespaceRepository } from './features/namespaces/namespace.repository.js';
+export type { RolloutRepository } from './features/rollouts/rollout.repository.js';
+export type { RuleRepository } from './features/rules/rule.repository.js';
+export type { SegmentRepository } from './features/segments/segment.repository.js';
+export type { VariantRepository } from './features/variants/variant.repository.js';

@@ -1,0 +1,73 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { ConstraintService } from './features/constraints/constraint.service.js';
+import { registerConstraintRoutes } from './features/constraints/constraint.routes.js';
+import { DistributionService } from './features/distributions/distribution.service.js';
+import { registerDistributionRoutes } from './features/distributions/distribution.routes.js';
+import { FlagService } from './features/flags/flag.service.js';
+import { registerFlagRoutes } from './features/flags/flag.routes.js';
+import { NamespaceService } from './features/namespaces/namespace.service.js';
+import { registerNamespaceRoutes } from './features/namespaces/namespace.routes.js';
+import { RolloutService } from './features/rollouts/rollout.service.js';
+import { registerRolloutRoutes } from './features/rollouts/rollout.routes.js';
+import { RuleService } from './features/rules/rule.service.js';
+import { registerRuleRoutes } from './features/rules/rule.routes.js';
+import { SegmentService } from './features/segments/segment.service.js';
+import { registerSegmentRoutes } from './features/segments/segment.routes.js';
+import { VariantService } from './features/variants/variant.service.js';
+import { registerVariantRoutes } from './features/variants/variant.routes.js';
+import { registerHealthRoutes } from './health/health.routes.js';
+import type { AppRouter, AppState } from './http/app-state.js';
+import { DEFAULT_BODY_LIMIT_BYTES, jsonBodyMiddleware } from './http/body.middleware.js';
+import { errorsMiddleware } from './http/errors.middleware.js';
+import { requestLogMiddleware } from './http/request-log.middleware.js';
+import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/routing.middleware.js';
+import type { ManagementStore } from './store.js';
+
+/** Where the management API is mounted. */
+export const API_PREFIX = '/api/v1';
+
+/** The methods the routers serve; any other (OPTIONS, PATCH, …) on a known path is a 501 like Flipt's. */
+const METHODS = ['HEAD', 'GET', 'POST', 'PUT', 'DELETE'];
+
+export interface AppDeps {
+  store: ManagementStore;
+  logger: Logger;
+  /** Largest accepted request body; 1 MiB when not set. */
+  bodyLimitBytes?: number;
+}
+
+function apiRouter(store: ManagementStore, bodyLimitBytes: number): AppRouter {
+  const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
+  router.use(...jsonBodyMiddleware(bodyLimitBytes));
+  registerNamespaceRoutes(router, new NamespaceService(store.namespaces));
+  registerFlagRoutes(router, new FlagService(store.flags));
+  registerVariantRoutes(router, new VariantService(store.variants));
+  registerSegmentRoutes(router, new SegmentService(store.segments));
+  registerConstraintRoutes(router, new ConstraintService(store.constraints));
+  registerRuleRoutes(router, new RuleService(store.rules));
+  registerDistributionRoutes(router, new DistributionService(store.distributions));
+  registerRolloutRoutes(router, new RolloutService(store.rollouts));
+  return router;
+}
+
+/** The control plane's HTTP app: `/api/v1` management routes and `/health`. */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>();
+  const allowed = { throw: true, methodNotAllowed, notImplemented: methodNotAllowed };
+
+  const health: AppRouter = new Router<AppState>({ methods: METHODS, sensitive: true });
+  registerHealthRoutes(health, deps.store);
+  const api = apiRouter(deps.store, deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
+
+  app.use(requestLogMiddleware(deps.logger));
+  app.use(errorsMiddleware());
+  app.use(stripTrailingSlash());
+  app.use(notFoundUnder([API_PREFIX]));
+  app.use(health.routes());
+  app.use(health.allowedMethods(allowed));
+  app.use(api.routes());
+  app.use(api.allowedMethods(allowed));
+  return app;
+}

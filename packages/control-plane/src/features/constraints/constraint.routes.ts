@@ -1,0 +1,20 @@
+import { decodeCreateConstraint, decodeSegmentItemRef, decodeUpdateConstraint } from '@ensign/core';
+import type { AppRouter } from '../../http/app-state.js';
+import { bodyOf, paramsOf, queryOf } from '../../http/input.js';
+import { sendEmpty, sendJson } from '../../http/respond.js';
+import { segmentPaths } from '../segments/segment.routes.js';
+import type { ConstraintService } from './constraint.service.js';
+
+/** /segments/{segmentKey}/constraints[/{id}], namespaced and legacy. */
+export function registerConstraintRoutes(router: AppRouter, service: ConstraintService): void {
+  router.post(segmentPaths('/:segmentKey/constraints'), async (ctx) => {
+    sendJson(ctx, await service.create(decodeCreateConstraint(bodyOf(ctx), paramsOf(ctx))));
+  });
+  router.put(segmentPaths('/:segmentKey/constraints/:id'), async (ctx) => {
+    sendJson(ctx, await service.update(decodeUpdateConstraint(bodyOf(ctx), paramsOf(ctx))));
+  });
+  router.delete(segmentPaths('/:segmentKey/constraints/:id'), async (ctx) => {
+    await service.delete(decodeSegmentItemRef(queryOf(ctx), paramsOf(ctx)));
+    sendEmpty(ctx);
+  });
+}

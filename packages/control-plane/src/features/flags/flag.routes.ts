@@ -1,0 +1,30 @@
+import { decodeCreateFlag, decodeKeyRef, decodeListInNamespace, decodeUpdateFlag } from '@ensign/core';
+import type { AppRouter } from '../../http/app-state.js';
+import { bodyOf, paramsOf, queryOf } from '../../http/input.js';
+import { listBody } from '../../http/list-body.js';
+import { sendEmpty, sendJson } from '../../http/respond.js';
+import type { FlagService } from './flag.service.js';
+
+/** A flag path in its namespaced form and its legacy form (namespace `default`). */
+export const flagPaths = (suffix: string): string[] => [`/namespaces/:namespaceKey/flags${suffix}`, `/flags${suffix}`];
+
+/** /flags and /flags/{key}, namespaced and legacy. */
+export function registerFlagRoutes(router: AppRouter, service: FlagService): void {
+  router.get(flagPaths(''), async (ctx) => {
+    const page = await service.list(decodeListInNamespace(queryOf(ctx), paramsOf(ctx)));
+    sendJson(ctx, listBody('flags', page, (flag) => flag.key));
+  });
+  router.post(flagPaths(''), async (ctx) => {
+    sendJson(ctx, await service.create(decodeCreateFlag(bodyOf(ctx), paramsOf(ctx))));
+  });
+  router.get(flagPaths('/:key'), async (ctx) => {
+    sendJson(ctx, await service.get(decodeKeyRef(queryOf(ctx), paramsOf(ctx))));
+  });
+  router.put(flagPaths('/:key'), async (ctx) => {
+    sendJson(ctx, await service.update(decodeUpdateFlag(bodyOf(ctx), paramsOf(ctx))));
+  });
+  router.delete(flagPaths('/:key'), async (ctx) => {
+    await service.delete(decodeKeyRef(queryOf(ctx), paramsOf(ctx)));
+    sendEmpty(ctx);
+  });
+}

@@ -1,0 +1,20 @@
+import { decodeCreateVariant, decodeFlagItemRef, decodeUpdateVariant } from '@ensign/core';
+import type { AppRouter } from '../../http/app-state.js';
+import { bodyOf, paramsOf, queryOf } from '../../http/input.js';
+import { sendEmpty, sendJson } from '../../http/respond.js';
+import { flagPaths } from '../flags/flag.routes.js';
+import type { VariantService } from './variant.service.js';
+
+/** /flags/{flagKey}/variants[/{id}], namespaced and legacy; variants are read through their flag. */
+export function registerVariantRoutes(router: AppRouter, service: VariantService): void {
+  router.post(flagPaths('/:flagKey/variants'), async (ctx) => {
+    sendJson(ctx, await service.create(decodeCreateVariant(bodyOf(ctx), paramsOf(ctx))));
+  });
+  router.put(flagPaths('/:flagKey/variants/:id'), async (ctx) => {
+    sendJson(ctx, await service.update(decodeUpdateVariant(bodyOf(ctx), paramsOf(ctx))));
+  });
+  router.delete(flagPaths('/:flagKey/variants/:id'), async (ctx) => {
+    await service.delete(decodeFlagItemRef(queryOf(ctx), paramsOf(ctx)));
+    sendEmpty(ctx);
+  });
+}

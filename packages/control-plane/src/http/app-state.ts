@@ -1,0 +1,15 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import type { Logger } from 'pino';
+
+/** What every middleware may rely on in `ctx.state`. */
+export interface AppState {
+  /** The request's child logger (carries the request id). */
+  log: Logger;
+}
+
+/** The router every management route is registered on. */
+export type AppRouter = Router<AppState>;
+
+/** The context a route handler receives. */
+export type AppContext = RouterContext<AppState>;

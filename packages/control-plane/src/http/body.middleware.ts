@@ -1,0 +1,52 @@
+import { Code, invalid, isFields } from '@ensign/core';
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import type { AppState } from './app-state.js';
+import { StatusError } from './status-error.js';
+
+/** Default largest request body, in bytes (1 MiB). */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+interface ParseError extends Error {
+  type?: string;
+}
+
+function toBodyError(err: ParseError, limitBytes: number): Error {
+  if (err.type === 'entity.too.large') {
+    return new StatusError(413, Code.InvalidArgument, `request body too large: limit is ${limitBytes} bytes`);
+  }
+  if (err instanceof SyntaxError) return invalid(`invalid JSON body: ${err.message}`);
+  // Reading a body only fails on what the client sent: a bad encoding, an aborted or short body.
+  return invalid(`invalid request body: ${err.message}`);
+}
+
+/**
+ * Parses request bodies as JSON whatever their Content-Type. COMPAT(flipt): the gateway does the
+ * same (Flipt's Go SDK sends text/plain, `curl -d` sends form-urlencoded). An empty or `null`
+ * body is `{}`; anything but an object is a 400.
+ */
+export function jsonBodyMiddleware(limitBytes = DEFAULT_BODY_LIMIT_BYTES): Middleware<AppState>[] {
+  const forceJson: Middleware<AppState> = (ctx, next) => {
+    ctx.req.headers['content-type'] = 'application/json';
+    return next();
+  };
+  const parse = koaBody({
+    json: true,
+    jsonStrict: false,
+    jsonLimit: limitBytes,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    patchNode: false,
+    onError: (err) => {
+      throw toBodyError(err, limitBytes);
+    },
+  }) as Middleware<AppState>;
+  const requireObject: Middleware<AppState> = (ctx, next) => {
+    const body = ctx.request.body;
+    if (body === undefined || body === null || body === '') ctx.request.body = {};
+    else if (!isFields(body)) throw invalid('invalid JSON body: must be a JSON object');
+    return next();
+  };
+  return [forceJson, parse, requireObject];
+}
