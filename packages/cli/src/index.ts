@@ -1,1 +1,13 @@
-export {};
+export { COMMANDS, commandHelp, parseCommandLine, rootHelp } from './cli.js';
+export type { CommandName, CommandSpec, Invocation } from './cli.js';
+export { ConfigError, loadConfig } from './config/config.loader.js';
+export type { LoadedConfig, LoadOptions } from './config/config.loader.js';
+export { configReference, renderConfigMarkdown, renderConfigText } from './config/config.reference.js';
+export type { ReferenceRow } from './config/config.reference.js';
+export { envName, SETTINGS } from './config/config.schema.js';
+export type { EnsignConfig, Setting } from './config/config.schema.js';
+export { formatDuration, parseGoDuration } from './config/duration.js';
+export { EXIT_USAGE, run } from './run.js';
+export type { ProcessIo } from './run.js';
+export { buildInfo } from './version.js';
+export type { BuildInfo } from './version.js';

@@ -1,0 +1,105 @@
+/** Value kinds of the configuration schema: each one reads, checks and prints a single setting. */
+import { formatDuration, parseGoDuration } from './duration.js';
+
+/** The outcome of reading one raw value (from YAML or from an environment string). */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** How one configuration value is read, checked and shown in the reference. */
+export interface Kind<T> {
+  /** Type name shown in the reference (`integer`, `duration`, `debug|info|…`). */
+  readonly type: string;
+  parse(raw: unknown): Parsed<T>;
+  format(value: T): string;
+  /** Hides secrets when the raw value is echoed in an error message. */
+  redact?(raw: string): string;
+}
+
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const fail = <T>(reason: string): Parsed<T> => ({ ok: false, reason });
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+
+const toInteger = (raw: unknown): number | undefined => {
+  if (typeof raw === 'number') return Number.isInteger(raw) ? raw : undefined;
+  if (typeof raw === 'string' && INTEGER_TEXT.test(raw.trim())) return Number(raw.trim());
+  return undefined;
+};
+
+/** A whole number within `[min, max]`; YAML numbers and numeric strings (environment) both count. */
+export function integer(min: number, max?: number): Kind<number> {
+  const reason =
+    max !== undefined
+      ? `must be an integer between ${min} and ${max}`
+      : min === 0
+        ? 'must be a non-negative integer'
+        : `must be an integer of at least ${min}`;
+  return {
+    type: 'integer',
+    parse(raw) {
+      const value = toInteger(raw);
+      if (value === undefined || !Number.isSafeInteger(value) || value < min || (max !== undefined && value > max)) {
+        return fail(reason);
+      }
+      return ok(value);
+    },
+    format: String,
+  };
+}
+
+/** A TCP port. */
+export const port = (): Kind<number> => integer(1, 65535);
+
+/** One of a fixed set of words; `ignoreCase` accepts Flipt's upper-case spellings (`INFO`). */
+export function oneOf<const V extends string>(values: readonly V[], options: { ignoreCase?: boolean } = {}): Kind<V> {
+  const reason = `must be one of ${values.join(', ')}`;
+  return {
+    type: values.join('|'),
+    parse(raw) {
+      if (typeof raw !== 'string') return fail(reason);
+      const text = options.ignoreCase ? raw.trim().toLowerCase() : raw.trim();
+      const found = values.find((v) => v === text);
+      return found === undefined ? fail(reason) : ok(found);
+    },
+    format: String,
+  };
+}
+
+/** A duration in milliseconds: a Go-style string (`30s`, `1h30m`) or a whole number of milliseconds. */
+export function duration(): Kind<number> {
+  const reason = 'must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds';
+  return {
+    type: 'duration',
+    parse(raw) {
+      const asInteger = toInteger(raw);
+      if (asInteger !== undefined) return asInteger >= 0 ? ok(asInteger) : fail(reason);
+      if (typeof raw !== 'string') return fail(reason);
+      const ms = parseGoDuration(raw);
+      return ms === undefined ? fail(reason) : ok(Math.round(ms));
+    },
+    format: formatDuration,
+  };
+}
+
+/** A non-empty string, optionally checked further by `check` (which throws an Error naming the problem). */
+export function text(options: { check?: (value: string) => void; redact?: (raw: string) => string } = {}): Kind<string> {
+  return {
+    type: 'string',
+    parse(raw) {
+      if (typeof raw !== 'string' || raw.trim() === '') return fail('must be a non-empty string');
+      const value = raw.trim();
+      if (options.check) {
+        try {
+          options.check(value);
+        } catch (err) {
+          return fail(err instanceof Error ? err.message : String(err));
+        }
+      }
+      return ok(value);
+    },
+    format: String,
+    ...(options.redact ? { redact: options.redact } : {}),
+  };
+}
+
+/** Replaces the password of a `scheme://user:password@host` URL so it never reaches a terminal or log. */
+export const redactUrlPassword = (raw: string): string => raw.replace(/(\/\/[^/:@]*:)[^/@]*@/, '$1***@');

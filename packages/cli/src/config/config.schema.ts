@@ -1,0 +1,59 @@
+/**
+ * The configuration schema: one line per setting drives its default, type, environment name,
+ * validation, the `--help` reference and the README table. Key names follow Flipt's where Flipt has
+ * the key, so existing Flipt configuration files mostly carry over.
+ */
+import { parseDatabaseUrl } from '@ensign/store';
+import { duration, integer, type Kind, oneOf, port, redactUrlPassword, text } from './config.kinds.js';
+
+/** One configuration setting. */
+export interface Setting<K extends string = string, T = unknown> {
+  readonly key: K;
+  readonly kind: Kind<T>;
+  readonly default: T;
+  readonly doc: string;
+}
+
+const setting = <const K extends string, T>(key: K, kind: Kind<T>, fallback: T, doc: string): Setting<K, T> => ({
+  key,
+  kind,
+  default: fallback,
+  doc,
+});
+
+const checkDatabaseUrl = (url: string): void => {
+  try {
+    parseDatabaseUrl(url);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new Error(message.replace(/^db\.url:\s*/, ''));
+  }
+};
+
+/** Every setting Ensign reads. Adding a setting is adding a line here. */
+export const SETTINGS = [
+  setting('log.level', oneOf(['debug', 'info', 'warn', 'error'], { ignoreCase: true }), 'info', 'Lowest level of the JSON log lines written to stdout.'),
+  setting('log.encoding', oneOf(['json']), 'json', 'Log line format; only json for now (Flipt\'s console encoding is not supported).'),
+  setting('server.host', text(), '127.0.0.1', 'Interface the HTTP server listens on (0.0.0.0 for all).'),
+  setting('server.http_port', port(), 8080, 'Port of the HTTP API (/api/v1, /health).'),
+  setting('server.grpc_port', port(), 9000, 'Port reserved for the gRPC API (not served yet).'),
+  setting('server.body_limit', integer(1), 1_048_576, 'Largest accepted request body in bytes; a larger body is refused with 413.'),
+  setting('server.shutdown_timeout', duration(), 30_000, 'On SIGTERM/SIGINT, how long in-flight requests may take before connections are closed.'),
+  setting('db.url', text({ check: checkDatabaseUrl, redact: redactUrlPassword }), 'file:./data/ensign.db', 'Database URL: file:/sqlite: (SQLite file), postgres://, mysql://, cockroach://.'),
+  setting('db.max_open_conn', integer(0), 0, 'Most open connections in the pool (0 = the default, 10; SQLite always uses one).'),
+  setting('db.max_idle_conn', integer(0), 2, 'Connections the pool keeps open while idle.'),
+  setting('db.conn_max_lifetime', duration(), 0, 'Close pooled connections that stay idle longer than this (0 = never).'),
+] as const;
+
+type AnySetting = (typeof SETTINGS)[number];
+
+/** Environment variable overriding a key: `ENSIGN_` + the path upper-cased, dots as underscores. */
+export const envName = (key: string): string => `ENSIGN_${key.replace(/\./g, '_').toUpperCase()}`;
+
+type ValueOf<S> = S extends Setting<string, infer T> ? T : never;
+type Nest<K extends string, V> = K extends `${infer Head}.${infer Rest}` ? { readonly [P in Head]: Nest<Rest, V> } : { readonly [P in K]: V };
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type Flatten<T> = T extends object ? { [K in keyof T]: Flatten<T[K]> } : T;
+
+/** The typed configuration handed to the rest of the program (durations in milliseconds). */
+export type EnsignConfig = Flatten<UnionToIntersection<{ [S in AnySetting as S['key']]: Nest<S['key'], ValueOf<S>> }[AnySetting['key']]>>;

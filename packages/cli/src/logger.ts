@@ -1,0 +1,8 @@
+/** The process logger: pino JSON lines on stdout at the configured level. */
+import { pino, type Logger } from 'pino';
+import type { EnsignConfig } from './config/config.schema.js';
+
+/** Creates the one logger of the process; packages receive it (or a child of it), never build their own. */
+export function createLogger(config: EnsignConfig): Logger {
+  return pino({ level: config.log.level, timestamp: pino.stdTimeFunctions.isoTime });
+}

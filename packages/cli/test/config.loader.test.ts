@@ -1,0 +1,187 @@
+import test from 'ava';
+import { ConfigError, loadConfig, type LoadOptions } from '../src/config/config.loader.js';
+import { envName, SETTINGS } from '../src/config/config.schema.js';
+
+const fromYaml = (yaml: string, env: LoadOptions['env'] = {}) =>
+  loadConfig({ configPath: 'ensign.yml', env, readFile: () => yaml });
+
+const errorOf = (load: () => unknown): string => {
+  const err = (() => {
+    try {
+      load();
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  })();
+  if (!(err instanceof ConfigError)) throw new Error(`expected a ConfigError, got ${String(err)}`);
+  return err.message;
+};
+
+test('without a file or environment every setting has its documented default', (t) => {
+  const { config, warnings, file } = loadConfig({ env: {} });
+  t.is(file, undefined);
+  t.deepEqual(warnings, []);
+  t.deepEqual(config, {
+    log: { level: 'info', encoding: 'json' },
+    server: { host: '127.0.0.1', http_port: 8080, grpc_port: 9000, body_limit: 1_048_576, shutdown_timeout: 30_000 },
+    db: { url: 'file:./data/ensign.db', max_open_conn: 0, max_idle_conn: 2, conn_max_lifetime: 0 },
+  });
+});
+
+test('the file overrides defaults and the environment overrides the file', (t) => {
+  const yaml = 'log:\n  level: debug\nserver:\n  http_port: 9090\n  host: 0.0.0.0\ndb:\n  url: postgres://ensign@db.internal:5432/ensign\n';
+  const { config } = fromYaml(yaml, { ENSIGN_SERVER_HTTP_PORT: '7070', ENSIGN_LOG_LEVEL: 'warn' });
+  t.is(config.server.http_port, 7070, 'environment beats file');
+  t.is(config.log.level, 'warn', 'environment beats file');
+  t.is(config.server.host, '0.0.0.0', 'file beats default');
+  t.is(config.db.url, 'postgres://ensign@db.internal:5432/ensign', 'file beats default');
+  t.is(config.server.grpc_port, 9000, 'default stays when nobody sets it');
+});
+
+test('the environment alone overrides defaults, and an empty variable counts as unset', (t) => {
+  const { config } = loadConfig({ env: { ENSIGN_DB_URL: 'mysql://root@127.0.0.1:3306/ensign', ENSIGN_SERVER_HOST: '' } });
+  t.is(config.db.url, 'mysql://root@127.0.0.1:3306/ensign');
+  t.is(config.server.host, '127.0.0.1');
+});
+
+test('--config wins over ENSIGN_CONFIG, which is used when there is no flag', (t) => {
+  const read: string[] = [];
+  const readFile = (path: string) => {
+    read.push(path);
+    return 'server:\n  http_port: 1234\n';
+  };
+  t.is(loadConfig({ env: { ENSIGN_CONFIG: 'from-env.yml' }, readFile }).file, 'from-env.yml');
+  t.is(loadConfig({ configPath: 'from-flag.yml', env: { ENSIGN_CONFIG: 'from-env.yml' }, readFile }).file, 'from-flag.yml');
+  t.deepEqual(read, ['from-env.yml', 'from-flag.yml']);
+});
+
+test('environment names are ENSIGN_ plus the upper-cased path with underscores', (t) => {
+  t.is(envName('db.url'), 'ENSIGN_DB_URL');
+  t.is(envName('server.http_port'), 'ENSIGN_SERVER_HTTP_PORT');
+  t.is(envName('log.level'), 'ENSIGN_LOG_LEVEL');
+  t.is(envName('db.conn_max_lifetime'), 'ENSIGN_DB_CONN_MAX_LIFETIME');
+});
+
+test('a YAML string written as ${VAR} is read from the environment', (t) => {
+  const yaml = 'db:\n  url: ${DATABASE_URL}\nserver:\n  http_port: "${PORT}"\n';
+  const { config } = fromYaml(yaml, { DATABASE_URL: 'postgres://app@pg:5432/flags', PORT: '8181' });
+  t.is(config.db.url, 'postgres://app@pg:5432/flags');
+  t.is(config.server.http_port, 8181);
+});
+
+test('a ${VAR} that is not set becomes empty, and an empty required value is refused by key', (t) => {
+  t.is(errorOf(() => fromYaml('db:\n  url: ${NOT_SET_ANYWHERE}\n')), 'db.url: must be a non-empty string (got "")');
+});
+
+test('only a whole value is substituted; text around ${VAR} is kept as written', (t) => {
+  const { config } = fromYaml('server:\n  host: host-${SUFFIX}\n', { SUFFIX: 'x' });
+  t.is(config.server.host, 'host-${SUFFIX}');
+});
+
+test('durations accept Go-style strings and whole milliseconds', (t) => {
+  t.is(fromYaml('server:\n  shutdown_timeout: 1h30m\n').config.server.shutdown_timeout, 5_400_000);
+  t.is(fromYaml('server:\n  shutdown_timeout: 250\n').config.server.shutdown_timeout, 250);
+  t.is(loadConfig({ env: { ENSIGN_DB_CONN_MAX_LIFETIME: '5m' } }).config.db.conn_max_lifetime, 300_000);
+  t.is(loadConfig({ env: { ENSIGN_SERVER_SHUTDOWN_TIMEOUT: '1500' } }).config.server.shutdown_timeout, 1500);
+});
+
+test('log.level accepts Flipt\'s upper-case spelling and stores it lower-case', (t) => {
+  t.is(fromYaml('log:\n  level: WARN\n').config.log.level, 'warn');
+});
+
+test('unknown keys give one warning each, naming the top-most unknown path, and are not fatal', (t) => {
+  const yaml = [
+    'cache:',
+    '  enabled: true',
+    '  ttl: 60s',
+    'server:',
+    '  protocol: http',
+    '  http_port: 8081',
+    'authentication:',
+    '  required: false',
+  ].join('\n');
+  const { config, warnings } = fromYaml(yaml);
+  t.is(config.server.http_port, 8081);
+  t.deepEqual(warnings, [
+    'unknown configuration key "cache" in ensign.yml ignored',
+    'unknown configuration key "server.protocol" in ensign.yml ignored',
+    'unknown configuration key "authentication" in ensign.yml ignored',
+  ]);
+});
+
+test('an empty file and null values mean defaults', (t) => {
+  t.is(fromYaml('').config.server.http_port, 8080);
+  t.is(fromYaml('server:\n  http_port:\n').config.server.http_port, 8080);
+});
+
+/** At least one invalid value per setting, with the exact one-line message. */
+const INVALID: Array<[key: string, yaml: string, message: string]> = [
+  ['log.level', 'log:\n  level: verbose', 'log.level: must be one of debug, info, warn, error (got "verbose")'],
+  ['log.encoding', 'log:\n  encoding: console', 'log.encoding: must be one of json (got "console")'],
+  ['server.host', 'server:\n  host: ""', 'server.host: must be a non-empty string (got "")'],
+  ['server.host', 'server:\n  host: [a, b]', 'server.host: must be a non-empty string (got a list)'],
+  ['server.http_port', 'server:\n  http_port: abc', 'server.http_port: must be an integer between 1 and 65535 (got "abc")'],
+  ['server.http_port', 'server:\n  http_port: 65536', 'server.http_port: must be an integer between 1 and 65535 (got 65536)'],
+  ['server.http_port', 'server:\n  http_port: 0', 'server.http_port: must be an integer between 1 and 65535 (got 0)'],
+  ['server.http_port', 'server:\n  http_port: 80.5', 'server.http_port: must be an integer between 1 and 65535 (got 80.5)'],
+  ['server.grpc_port', 'server:\n  grpc_port: -1', 'server.grpc_port: must be an integer between 1 and 65535 (got -1)'],
+  ['server.body_limit', 'server:\n  body_limit: 0', 'server.body_limit: must be an integer of at least 1 (got 0)'],
+  ['server.shutdown_timeout', 'server:\n  shutdown_timeout: 30 seconds', 'server.shutdown_timeout: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "30 seconds")'],
+  ['server.shutdown_timeout', 'server:\n  shutdown_timeout: -5', 'server.shutdown_timeout: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got -5)'],
+  ['db.url', 'db:\n  url: oracle://db/x', 'db.url: unsupported scheme "oracle" (got "oracle://db/x")'],
+  ['db.url', 'db:\n  url: postgres://pg.internal:5432/', 'db.url: missing database name (got "postgres://pg.internal:5432/")'],
+  ['db.url', 'db:\n  url: just-a-path.db', 'db.url: missing scheme (file:, postgres://, mysql://, cockroach://…) (got "just-a-path.db")'],
+  ['db.max_open_conn', 'db:\n  max_open_conn: -1', 'db.max_open_conn: must be a non-negative integer (got -1)'],
+  ['db.max_idle_conn', 'db:\n  max_idle_conn: many', 'db.max_idle_conn: must be a non-negative integer (got "many")'],
+  ['db.conn_max_lifetime', 'db:\n  conn_max_lifetime: 1d', 'db.conn_max_lifetime: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "1d")'],
+];
+
+for (const [key, yaml, message] of INVALID) {
+  test(`invalid ${key} in the file is refused with one line naming the key: ${JSON.stringify(yaml.split('\n')[1]?.trim())}`, (t) => {
+    const text = errorOf(() => fromYaml(yaml));
+    t.is(text, message);
+    t.true(text.startsWith(`${key}: `));
+    t.false(text.includes('\n'));
+  });
+}
+
+test('every setting has at least one invalid-value case above', (t) => {
+  const covered = new Set(INVALID.map(([key]) => key));
+  t.deepEqual(
+    SETTINGS.map((s) => s.key).filter((key) => !covered.has(key)),
+    [],
+  );
+});
+
+test('invalid values from the environment name the key too', (t) => {
+  t.is(
+    errorOf(() => loadConfig({ env: { ENSIGN_SERVER_HTTP_PORT: 'abc' } })),
+    'server.http_port: must be an integer between 1 and 65535 (got "abc")',
+  );
+  t.is(errorOf(() => loadConfig({ env: { ENSIGN_LOG_LEVEL: 'loud' } })), 'log.level: must be one of debug, info, warn, error (got "loud")');
+});
+
+test('a database password never appears in the error message', (t) => {
+  const text = errorOf(() => loadConfig({ env: { ENSIGN_DB_URL: 'postgres://app:s3cr3t@pg.internal:5432/' } }));
+  t.is(text, 'db.url: missing database name (got "postgres://app:***@pg.internal:5432/")');
+});
+
+test('a scalar where a section belongs is refused by key', (t) => {
+  t.is(errorOf(() => fromYaml('server: 8080\n')), 'server: must be a mapping (got 8080)');
+});
+
+test('an unreadable or malformed file is refused with its path', (t) => {
+  const missing = errorOf(() =>
+    loadConfig({
+      configPath: '/nope/ensign.yml',
+      env: {},
+      readFile: () => {
+        throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      },
+    }),
+  );
+  t.is(missing, 'cannot read configuration file "/nope/ensign.yml": ENOENT');
+  t.regex(errorOf(() => fromYaml('server:\n  http_port: [1\n')), /^ensign\.yml: /);
+  t.is(errorOf(() => fromYaml('- a\n- b\n')), 'ensign.yml: the document must be a mapping of settings');
+});

@@ -1,0 +1,214 @@
+/** Runs the real `ensign` executable as a child process, the way a user or a service manager would. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of the repository checkout this testkit belongs to. */
+export const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** The compiled executable that `npm start` and `npx ensign` run. */
+export const ensignMain = join(repositoryRoot, 'packages/cli/dist/src/main.js');
+
+/** How to start `ensign server`. */
+export interface StartOptions {
+  /** Extra arguments after `server`. */
+  args?: string[];
+  /** Environment on top of the inherited one (`ENSIGN_*` variables of the test runner are not inherited); `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
+  /** Working directory; a fresh temporary directory by default (so `./data/ensign.db` lands there). */
+  cwd?: string;
+  /** Written to a YAML file (as JSON, which is YAML) and passed with `--config`. */
+  config?: Record<string, unknown>;
+  /** How long to wait for `GET /health` to answer 200 (60 s by default: CI machines can be busy). */
+  startTimeoutMs?: number;
+}
+
+/** A running `ensign server`. */
+export interface EnsignProcess {
+  baseUrl: string;
+  port: number;
+  pid: number;
+  /** The working directory of the process. */
+  cwd: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  logs(): string;
+  /** Sends `signal` (SIGTERM by default) and resolves the exit code (128+n when killed by a signal). */
+  stop(signal?: NodeJS.Signals): Promise<number>;
+  /** Kills the process without letting it clean up. */
+  kill9(): Promise<void>;
+  /** Resolves the exit code whenever the process ends. */
+  exited: Promise<number>;
+}
+
+/** The outcome of a one-shot command such as `ensign migrate`. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const live = new Set<ChildProcess>();
+const scratch = new Set<string>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary directory removed when the test process exits. */
+export function scratchDir(prefix = 'ensign-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.add(dir);
+  return dir;
+}
+
+/** Asks the operating system for a port that is free right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('ENSIGN_')) env[name] = value;
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number =>
+  code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
+
+function track(child: ChildProcess): { output: () => string; exited: Promise<number> } {
+  const chunks: string[] = [];
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => chunks.push(chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => chunks.push(chunk));
+  live.add(child);
+  const exited = new Promise<number>((resolve) => {
+    child.once('close', (code, signal) => {
+      live.delete(child);
+      resolve(exitCodeOf(code, signal));
+    });
+  });
+  return { output: () => chunks.join(''), exited };
+}
+
+/** Runs `ensign <args…>` to completion (bounded by `timeoutMs`). */
+export async function runEnsign(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CommandResult> {
+  const child = spawn(process.execPath, [ensignMain, ...args], {
+    cwd: options.cwd ?? scratchDir(),
+    env: childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  live.add(child);
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+  const code = await new Promise<number>((resolve) => child.once('close', (c, s) => resolve(exitCodeOf(c, s))));
+  clearTimeout(timer);
+  live.delete(child);
+  return { code, stdout, stderr };
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function healthy(baseUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function startOnce(options: StartOptions, cwd: string, port: number): Promise<EnsignProcess> {
+  const args = ['server'];
+  if (options.config !== undefined) {
+    const file = join(scratchDir('ensign-config-'), 'ensign.yml');
+    writeFileSync(file, JSON.stringify(options.config, null, 2));
+    args.push('--config', file);
+  }
+  args.push(...(options.args ?? []));
+  const child = spawn(process.execPath, [ensignMain, ...args], {
+    cwd,
+    env: childEnv({ ENSIGN_SERVER_HOST: '127.0.0.1', ENSIGN_SERVER_HTTP_PORT: String(port), ...options.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const { output, exited } = track(child);
+  let exitCode: number | undefined;
+  void exited.then((code) => (exitCode = code));
+
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number> => {
+    if (exitCode !== undefined) return exitCode;
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  while (!(await healthy(baseUrl))) {
+    if (exitCode !== undefined) {
+      const err = new Error(`ensign server exited with code ${exitCode} before it was healthy:\n${output()}`);
+      // Not enumerable, so test reports do not print the logs twice.
+      Object.defineProperty(err, 'logs', { value: output(), enumerable: false });
+      throw err;
+    }
+    if (Date.now() > deadline) {
+      await stop('SIGKILL');
+      throw new Error(`ensign server was not healthy within ${options.startTimeoutMs ?? 60_000} ms:\n${output()}`);
+    }
+    await delay(50);
+  }
+
+  return {
+    baseUrl,
+    port,
+    pid: child.pid as number,
+    cwd,
+    logs: output,
+    stop,
+    kill9: async () => {
+      await stop('SIGKILL');
+    },
+    exited,
+  };
+}
+
+/**
+ * Starts `ensign server` on a free port and resolves once `GET /health` answers 200; fails with the
+ * process's logs when it exits or does not become healthy in time. Callers stop it in teardown.
+ */
+export async function startEnsign(options: StartOptions = {}): Promise<EnsignProcess> {
+  const cwd = options.cwd ?? scratchDir();
+  const fixedPort = options.env?.ENSIGN_SERVER_HTTP_PORT;
+  for (let attempt = 1; ; attempt++) {
+    const port = fixedPort !== undefined ? Number(fixedPort) : await freePort();
+    try {
+      return await startOnce(options, cwd, port);
+    } catch (err) {
+      // Another process may take the port between asking for it and listening on it; try again.
+      const lostRace = fixedPort === undefined && String((err as { logs?: string }).logs ?? '').includes('EADDRINUSE');
+      if (!lostRace || attempt >= 3) throw err;
+    }
+  }
+}
