@@ -165,3 +165,14 @@ export {
   validateOrderRollouts,
   validateUpdateRollout,
 } from './validation/rollout.validation.js';
+export type {
+  BatchEvaluationRequest,
+  BatchEvaluationResponse,
+  BooleanEvaluationResponse,
+  ErrorEvaluationReason,
+  ErrorEvaluationResponse,
+  EvaluationReason,
+  EvaluationRequest,
+  EvaluationResponseItem,
+  VariantEvaluationResponse,
+} from './evaluation.js';

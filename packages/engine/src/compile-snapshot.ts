@@ -1,0 +1,135 @@
+/**
+ * Compiles a namespace snapshot document once per version: flags keyed by key, rules and rollouts
+ * sorted by rank, constraint values parsed, distributions turned into bucket bounds, the hash chosen.
+ */
+import type { EvaluationReason } from '@ensign/core';
+import { compileConstraint } from './constraints/compile-constraint.js';
+import { OP_UNKNOWN_TYPE } from './constraints/constraint-plan.js';
+import type {
+  CompiledFlag,
+  CompiledSnapshot,
+  FlagPlan,
+  RolloutPlan,
+  RulePlan,
+  SegmentGroupPlan,
+  SegmentPlan,
+} from './compiled-snapshot.js';
+import type { CompileOptions } from './evaluation-types.js';
+import { bucketerFor } from './hashing/bucketer.js';
+import type { Bucketer } from './hashing/bucketer.js';
+import { FrozenMap } from './frozen-map.js';
+import { SnapshotInvalidError } from './snapshot-invalid.error.js';
+import type {
+  SnapshotDocument,
+  SnapshotFlag,
+  SnapshotRollout,
+  SnapshotRule,
+  SnapshotSegment,
+  SnapshotSegmentOperator,
+} from './snapshot-document.js';
+import { validateSnapshot } from './validate-snapshot.js';
+
+/**
+ * Compiles a document for evaluation. Throws `SnapshotInvalidError` (with the JSON paths) when the
+ * document is structurally invalid; nothing is built from an invalid document.
+ */
+export function compileSnapshot(doc: SnapshotDocument, options: CompileOptions): CompiledSnapshot {
+  const makeBucketer = bucketerFor(options.hash);
+  const problems = validateSnapshot(doc);
+  if (problems.length > 0) throw new SnapshotInvalidError(problems);
+  const flags: Array<[string, CompiledFlag]> = doc.flags.map((f) => [f.key, compileFlag(f, makeBucketer(f.key))]);
+  return Object.freeze({ namespaceKey: doc.namespace.key, flags: new FrozenMap(flags) });
+}
+
+/** A namespace with no flags: what an unknown namespace evaluates against. */
+export function emptySnapshot(namespaceKey: string): CompiledSnapshot {
+  return Object.freeze({ namespaceKey, flags: new FrozenMap<string, CompiledFlag>([]) });
+}
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+function compileFlag(flag: SnapshotFlag, bucketer: Bucketer): FlagPlan {
+  const isVariant = flag.type === 'VARIANT_FLAG_TYPE';
+  const defaultVariant = flag.defaultVariant ?? null;
+  const baseReason: EvaluationReason = defaultVariant === null ? 'UNKNOWN_EVALUATION_REASON' : 'DEFAULT_EVALUATION_REASON';
+  // COMPAT(flipt): Flipt fails an evaluation whose rules or rollouts come out of rank order; here they
+  // are sorted (stably) at compile time, so that error cannot occur. Our control plane sends them sorted.
+  const rules = isVariant ? byRank(flag.rules).filter((r) => r.segments.length > 0).map(compileRule) : EMPTY;
+  const rollouts = isVariant ? EMPTY : byRank(flag.rollouts).flatMap(compileRollout);
+  return Object.freeze({
+    key: flag.key,
+    type: flag.type,
+    enabled: flag.enabled,
+    isVariant,
+    defaultVariantKey: defaultVariant?.key ?? '',
+    defaultVariantAttachment: defaultVariant?.attachment ?? '',
+    baseReason,
+    rules: Object.freeze(rules),
+    rollouts: Object.freeze(rollouts),
+    bucketer,
+  });
+}
+
+function byRank<T extends { rank: number }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => a.rank - b.rank);
+}
+
+function compileRule(rule: SnapshotRule): RulePlan {
+  const bounds: number[] = [];
+  const variantKeys: string[] = [];
+  const variantAttachments: string[] = [];
+  let cumulative = 0;
+  for (const d of rule.distributions) {
+    if (!(d.rollout > 0)) continue;
+    // COMPAT(flipt): float32(rollout) * float32(10), truncated, so 33.33% is 333 buckets.
+    cumulative += Math.trunc(Math.fround(Math.fround(d.rollout) * 10));
+    bounds.push(cumulative);
+    variantKeys.push(d.variantKey);
+    variantAttachments.push(d.variantAttachment);
+  }
+  return Object.freeze({
+    group: compileGroup(rule.segmentOperator, rule.segments),
+    bounds: Object.freeze(bounds),
+    variantKeys: Object.freeze(variantKeys),
+    variantAttachments: Object.freeze(variantAttachments),
+  });
+}
+
+/** Flipt checks `threshold` before `segment` and ignores a rollout with neither. */
+function compileRollout(rollout: SnapshotRollout): RolloutPlan[] {
+  const { threshold, segment } = rollout;
+  if (threshold !== undefined && threshold !== null) {
+    return [Object.freeze({ group: null, percentage: Math.fround(threshold.percentage), value: threshold.value })];
+  }
+  if (segment !== undefined && segment !== null) {
+    const group = compileGroup(segment.segmentOperator, segment.segments);
+    return [Object.freeze({ group, percentage: 0, value: segment.value })];
+  }
+  return [];
+}
+
+function compileGroup(operator: SnapshotSegmentOperator, segments: readonly SnapshotSegment[]): SegmentGroupPlan {
+  const seen = new Set<string>();
+  const plans: SegmentPlan[] = [];
+  for (const s of segments) {
+    if (seen.has(s.key)) continue;
+    seen.add(s.key);
+    plans.push(compileSegment(s));
+  }
+  return Object.freeze({
+    and: operator === 'AND_SEGMENT_OPERATOR',
+    segments: Object.freeze(plans),
+    allKeys: Object.freeze(plans.map((p) => p.key)),
+    shortCircuit: !plans.some((p) => p.hasUnknown),
+  });
+}
+
+function compileSegment(segment: SnapshotSegment): SegmentPlan {
+  const constraints = segment.constraints.map(compileConstraint);
+  return Object.freeze({
+    key: segment.key,
+    any: segment.matchType === 'ANY_SEGMENT_MATCH_TYPE',
+    constraints: Object.freeze(constraints),
+    hasUnknown: constraints.some((c) => c.op === OP_UNKNOWN_TYPE),
+  });
+}

@@ -1,0 +1,62 @@
+/** Variant flag evaluation, reference §6.2. */
+import type { CompiledSnapshot, FlagPlan } from './compiled-snapshot.js';
+import type { EvaluationEnv, EvaluationFailure, FlagInput, VariantResult } from './evaluation-types.js';
+import { flagNotFound, typeMismatch, unknownConstraintType } from './failures.js';
+import { GROUP_FAILED, matchGroup } from './match-segments.js';
+import type { EvaluationReason } from '@ensign/core';
+
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
+/** Evaluates a variant flag; a boolean flag is a TYPE_MISMATCH, an absent one FLAG_NOT_FOUND. */
+export function evaluateVariant(
+  compiled: CompiledSnapshot,
+  input: FlagInput,
+  _env: EvaluationEnv,
+): VariantResult | EvaluationFailure {
+  const flag = compiled.flags.get(input.flagKey) as FlagPlan | undefined;
+  if (flag === undefined) return flagNotFound(compiled.namespaceKey, input.flagKey);
+  if (!flag.isVariant) return typeMismatch('BOOLEAN_FLAG_TYPE');
+  return variantOf(flag, input);
+}
+
+/** The variant of a variant flag for one entity (no lookup, no type check). */
+export function variantOf(flag: FlagPlan, input: FlagInput): VariantResult | EvaluationFailure {
+  if (!flag.enabled) {
+    return result(false, 'FLAG_DISABLED_EVALUATION_REASON', flag.defaultVariantKey, flag.defaultVariantAttachment, NO_KEYS);
+  }
+  const rules = flag.rules;
+  const context = input.context ?? NO_CONTEXT;
+  const entityId = typeof input.entityId === 'string' ? input.entityId : '';
+  for (let r = 0; r < rules.length; r++) {
+    const rule = rules[r]!;
+    const keys = matchGroup(rule.group, context, entityId);
+    if (keys === null) continue;
+    if (keys === GROUP_FAILED) return unknownConstraintType();
+    const bounds = rule.bounds;
+    if (bounds.length === 0) {
+      return result(true, 'MATCH_EVALUATION_REASON', flag.defaultVariantKey, flag.defaultVariantAttachment, keys);
+    }
+    const bucket = flag.bucketer.variant(entityId);
+    for (let i = 0; i < bounds.length; i++) {
+      if (bucket < bounds[i]!) {
+        return result(true, 'MATCH_EVALUATION_REASON', rule.variantKeys[i]!, rule.variantAttachments[i]!, keys);
+      }
+    }
+    // COMPAT(flipt): distributions summing below 100% that miss the bucket end the evaluation.
+    return result(false, flag.baseReason, flag.defaultVariantKey, flag.defaultVariantAttachment, keys);
+  }
+  return result(false, flag.baseReason, flag.defaultVariantKey, flag.defaultVariantAttachment, NO_KEYS);
+}
+
+const NO_CONTEXT: Readonly<Record<string, string>> = Object.freeze({});
+
+function result(
+  match: boolean,
+  reason: EvaluationReason,
+  variantKey: string,
+  variantAttachment: string,
+  segmentKeys: readonly string[],
+): VariantResult {
+  // segmentKeys may be a frozen array shared between results: callers read it, never mutate it.
+  return { match, reason, variantKey, variantAttachment, segmentKeys: segmentKeys as string[] };
+}

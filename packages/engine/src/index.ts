@@ -1,0 +1,41 @@
+/**
+ * @ensign/engine: compile a namespace snapshot once, then evaluate variant and boolean flags against
+ * it. Pure: no I/O, no clock, no randomness; evaluation never throws.
+ */
+export { compileSnapshot, emptySnapshot } from './compile-snapshot.js';
+export type { CompiledFlag, CompiledSnapshot } from './compiled-snapshot.js';
+export { evaluateVariant } from './evaluate-variant.js';
+export { evaluateBoolean } from './evaluate-boolean.js';
+export { evaluateBatch } from './evaluate-batch.js';
+export { isFailure, flagNotFound } from './failures.js';
+export { SnapshotInvalidError } from './snapshot-invalid.error.js';
+export type { SnapshotProblem } from './snapshot-invalid.error.js';
+export { validateSnapshot } from './validate-snapshot.js';
+export type {
+  BatchInput,
+  BatchItem,
+  BooleanResult,
+  CompileOptions,
+  EvaluationEnv,
+  EvaluationErrorCode,
+  EvaluationFailure,
+  FlagInput,
+  HashMode,
+  VariantResult,
+} from './evaluation-types.js';
+export type {
+  NamespaceSnapshot,
+  SnapshotComparisonType,
+  SnapshotConstraint,
+  SnapshotDistribution,
+  SnapshotDocument,
+  SnapshotFlag,
+  SnapshotFlagType,
+  SnapshotMatchType,
+  SnapshotRollout,
+  SnapshotRolloutType,
+  SnapshotRule,
+  SnapshotSegment,
+  SnapshotSegmentOperator,
+  SnapshotVariantRef,
+} from './snapshot-document.js';

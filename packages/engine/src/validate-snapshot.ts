@@ -1,0 +1,164 @@
+/**
+ * Structural validation of a snapshot document: exactly what compilation relies on, nothing more
+ * (names, descriptions and timestamps are not read). Stored values that merely fail to parse are not
+ * structural problems: they compile to constraints that never match, as Flipt evaluates them.
+ */
+import type { SnapshotProblem } from './snapshot-invalid.error.js';
+
+/** Problems are capped so that a huge broken document yields a readable error quickly. */
+const MAX_PROBLEMS = 50;
+
+const FLAG_TYPES = ['VARIANT_FLAG_TYPE', 'BOOLEAN_FLAG_TYPE'];
+const MATCH_TYPES = ['ALL_SEGMENT_MATCH_TYPE', 'ANY_SEGMENT_MATCH_TYPE'];
+const SEGMENT_OPERATORS = ['OR_SEGMENT_OPERATOR', 'AND_SEGMENT_OPERATOR'];
+const ROLLOUT_TYPES = ['UNKNOWN_ROLLOUT_TYPE', 'SEGMENT_ROLLOUT_TYPE', 'THRESHOLD_ROLLOUT_TYPE'];
+const COMPARISON_TYPES = [
+  'UNKNOWN_CONSTRAINT_COMPARISON_TYPE',
+  'STRING_CONSTRAINT_COMPARISON_TYPE',
+  'NUMBER_CONSTRAINT_COMPARISON_TYPE',
+  'BOOLEAN_CONSTRAINT_COMPARISON_TYPE',
+  'DATETIME_CONSTRAINT_COMPARISON_TYPE',
+  'ENTITY_ID_CONSTRAINT_COMPARISON_TYPE',
+];
+
+type Obj = Record<string, unknown>;
+
+/** Lists the structural problems of a document (empty when it compiles). */
+export function validateSnapshot(doc: unknown): SnapshotProblem[] {
+  const problems: SnapshotProblem[] = [];
+  const report = (path: string, message: string): void => {
+    if (problems.length < MAX_PROBLEMS) problems.push({ path, message });
+  };
+  const v = new Validator(report);
+  const root = v.object(doc, '$');
+  if (root === undefined) return problems;
+  const ns = v.object(root['namespace'], '$.namespace');
+  if (ns !== undefined) v.string(ns, 'key', '$.namespace');
+  const flags = v.array(root['flags'], '$.flags');
+  const seen = new Set<string>();
+  flags?.forEach((flag, i) => {
+    const key = v.flag(flag, `$.flags[${i}]`);
+    if (key === undefined) return;
+    if (seen.has(key)) report(`$.flags[${i}].key`, `duplicate flag key ${JSON.stringify(key)}`);
+    seen.add(key);
+  });
+  return problems;
+}
+
+class Validator {
+  constructor(private readonly report: (path: string, message: string) => void) {}
+
+  /** Returns the flag key when the flag is valid enough to be keyed. */
+  flag(value: unknown, path: string): string | undefined {
+    const flag = this.object(value, path);
+    if (flag === undefined) return undefined;
+    const key = this.string(flag, 'key', path);
+    this.boolean(flag, 'enabled', path);
+    this.oneOf(flag, 'type', FLAG_TYPES, path);
+    this.array(flag['rules'], `${path}.rules`)?.forEach((r, i) => this.rule(r, `${path}.rules[${i}]`));
+    this.array(flag['rollouts'], `${path}.rollouts`)?.forEach((r, i) => this.rollout(r, `${path}.rollouts[${i}]`));
+    const dv = flag['defaultVariant'];
+    if (dv !== undefined && dv !== null) {
+      const variant = this.object(dv, `${path}.defaultVariant`);
+      if (variant !== undefined) {
+        this.string(variant, 'key', `${path}.defaultVariant`);
+        this.string(variant, 'attachment', `${path}.defaultVariant`);
+      }
+    }
+    return key;
+  }
+
+  private rule(value: unknown, path: string): void {
+    const rule = this.object(value, path);
+    if (rule === undefined) return;
+    this.number(rule, 'rank', path);
+    this.oneOf(rule, 'segmentOperator', SEGMENT_OPERATORS, path);
+    this.segments(rule['segments'], `${path}.segments`);
+    this.array(rule['distributions'], `${path}.distributions`)?.forEach((d, i) => {
+      const at = `${path}.distributions[${i}]`;
+      const dist = this.object(d, at);
+      if (dist === undefined) return;
+      this.string(dist, 'variantKey', at);
+      this.string(dist, 'variantAttachment', at);
+      this.number(dist, 'rollout', at);
+    });
+  }
+
+  private rollout(value: unknown, path: string): void {
+    const rollout = this.object(value, path);
+    if (rollout === undefined) return;
+    this.oneOf(rollout, 'type', ROLLOUT_TYPES, path);
+    this.number(rollout, 'rank', path);
+    const threshold = rollout['threshold'];
+    if (threshold !== undefined && threshold !== null) {
+      const t = this.object(threshold, `${path}.threshold`);
+      if (t !== undefined) {
+        this.number(t, 'percentage', `${path}.threshold`);
+        this.boolean(t, 'value', `${path}.threshold`);
+      }
+    }
+    const segment = rollout['segment'];
+    if (segment !== undefined && segment !== null) {
+      const s = this.object(segment, `${path}.segment`);
+      if (s !== undefined) {
+        this.boolean(s, 'value', `${path}.segment`);
+        this.oneOf(s, 'segmentOperator', SEGMENT_OPERATORS, `${path}.segment`);
+        this.segments(s['segments'], `${path}.segment.segments`);
+      }
+    }
+  }
+
+  private segments(value: unknown, path: string): void {
+    this.array(value, path)?.forEach((s, i) => {
+      const at = `${path}[${i}]`;
+      const segment = this.object(s, at);
+      if (segment === undefined) return;
+      this.string(segment, 'key', at);
+      this.oneOf(segment, 'matchType', MATCH_TYPES, at);
+      this.array(segment['constraints'], `${at}.constraints`)?.forEach((c, j) => {
+        const cat = `${at}.constraints[${j}]`;
+        const constraint = this.object(c, cat);
+        if (constraint === undefined) return;
+        this.oneOf(constraint, 'type', COMPARISON_TYPES, cat);
+        this.string(constraint, 'property', cat);
+        this.string(constraint, 'operator', cat);
+        this.string(constraint, 'value', cat);
+      });
+    });
+  }
+
+  object(value: unknown, path: string): Obj | undefined {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Obj;
+    this.report(path, 'must be an object');
+    return undefined;
+  }
+
+  array(value: unknown, path: string): unknown[] | undefined {
+    if (Array.isArray(value)) return value;
+    this.report(path, 'must be an array');
+    return undefined;
+  }
+
+  string(obj: Obj, field: string, path: string): string | undefined {
+    const value = obj[field];
+    if (typeof value === 'string') return value;
+    this.report(`${path}.${field}`, 'must be a string');
+    return undefined;
+  }
+
+  private boolean(obj: Obj, field: string, path: string): void {
+    if (typeof obj[field] !== 'boolean') this.report(`${path}.${field}`, 'must be a boolean');
+  }
+
+  private number(obj: Obj, field: string, path: string): void {
+    const value = obj[field];
+    if (typeof value !== 'number' || !Number.isFinite(value)) this.report(`${path}.${field}`, 'must be a finite number');
+  }
+
+  private oneOf(obj: Obj, field: string, allowed: readonly string[], path: string): void {
+    const value = obj[field];
+    if (typeof value !== 'string' || !allowed.includes(value)) {
+      this.report(`${path}.${field}`, `must be one of ${allowed.join(', ')}`);
+    }
+  }
+}
