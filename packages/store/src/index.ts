@@ -14,3 +14,4 @@ export { KnexRuleRepository } from './repositories/knex-rule.repository.js';
 export { KnexSegmentRepository } from './repositories/knex-segment.repository.js';
 export { KnexVariantRepository } from './repositories/knex-variant.repository.js';
 export type { Dialect, NamespaceChange, StoreOptions } from './types.js';
+export type { NamespaceRevision, NamespaceState, NamespaceStateRollout, NamespaceStateRule } from './types.js';

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { unavailable } from '@ensign/core';
 import { parseDatabaseUrl } from './database-url.js';
 import { knexConfig } from './knex-config.js';
+import { listNamespaceRevisions, readNamespaceState } from './loaders/namespace-state.loader.js';
 import { listPending, migrateLatest } from './migrator.js';
 import { NamespaceModel } from './models/namespace.model.js';
 import { KnexConstraintRepository } from './repositories/knex-constraint.repository.js';
@@ -17,7 +18,7 @@ import { KnexSegmentRepository } from './repositories/knex-segment.repository.js
 import { KnexVariantRepository } from './repositories/knex-variant.repository.js';
 import { Transactor } from './transactor.js';
 import { notFound } from '@ensign/core';
-import type { Dialect, StoreOptions } from './types.js';
+import type { Dialect, NamespaceRevision, NamespaceState, StoreOptions } from './types.js';
 
 /** The management store on one SQL database: every repository plus schema and health upkeep. */
 export interface SqlStore {
@@ -38,6 +39,13 @@ export interface SqlStore {
   ping(): Promise<void>;
   /** The namespace's current revision; NotFound when there is no such namespace. */
   revision(namespaceKey: string): Promise<number>;
+  /**
+   * Everything a namespace's snapshot is built from, read in one consistent transaction so the
+   * revision and the rows agree; undefined when the namespace does not exist.
+   */
+  readNamespaceState(namespaceKey: string): Promise<NamespaceState | undefined>;
+  /** Every namespace with its current revision (start-up loading, reconciliation). */
+  listNamespaceRevisions(): Promise<NamespaceRevision[]>;
   close(): Promise<void>;
 }
 
@@ -81,6 +89,8 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
       if (row === undefined) throw notFound(`namespace "${namespaceKey}" not found`);
       return Number(row.revision);
     },
+    readNamespaceState: (namespaceKey) => tx.readConsistent((trx) => readNamespaceState(trx, namespaceKey)),
+    listNamespaceRevisions: () => tx.read((db) => listNamespaceRevisions(db)),
     close: () => knex.destroy(),
   };
 }

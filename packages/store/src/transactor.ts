@@ -13,6 +13,15 @@ export interface Committed<T> {
 /** How often a transaction aborted by a deadlock or serialization failure is run again. */
 const MAX_ATTEMPTS = 5;
 
+/** How each engine opens a read that must see one point in time. */
+const READ_CONFIG: Readonly<Record<Dialect, Knex.TransactionConfig>> = {
+  sqlite: {},
+  postgres: { isolationLevel: 'repeatable read', readOnly: true },
+  // knex cannot combine an isolation level with READ ONLY on MySQL (it omits the comma).
+  mysql: { isolationLevel: 'repeatable read' },
+  cockroach: { readOnly: true },
+};
+
 /** Thrown inside a transaction to roll it back when a delete found nothing to delete. */
 class NothingChanged extends Error {}
 
@@ -39,6 +48,26 @@ export class Transactor {
       return await work(this.knex);
     } catch (err) {
       throw adaptDbError(this.dialect, err);
+    }
+  }
+
+  /**
+   * Reads in one transaction that sees a single point in time, so rows read by separate queries
+   * agree with each other: REPEATABLE READ (snapshot isolation) on PostgreSQL and MySQL; SQLite's
+   * and CockroachDB's transactions are already serializable.
+   */
+  async readConsistent<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    const config = READ_CONFIG[this.dialect];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.knex.transaction((trx) => work(trx), config);
+      } catch (err) {
+        if (attempt < MAX_ATTEMPTS && isRetryableDbError(this.dialect, err)) {
+          await backoff(attempt);
+          continue;
+        }
+        throw adaptDbError(this.dialect, err);
+      }
     }
   }
 

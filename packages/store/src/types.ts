@@ -1,3 +1,5 @@
+import type { Flag, Namespace, Rollout, Rule, Segment } from '@ensign/core';
+
 /** The SQL engines the store speaks to. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'cockroach';
 
@@ -27,4 +29,35 @@ export interface StoreOptions {
   now?: () => Date;
   /** Called after every committed write, outside the transaction; its exceptions are ignored. */
   onCommit?: (change: NamespaceChange) => void;
+}
+
+/** A rule with its segment keys in request order, however many (the wire form puts one in `segmentKey`, several in `segmentKeys`). */
+export interface NamespaceStateRule extends Rule {
+  segmentKeysInOrder: string[];
+}
+
+/** A rollout with its segment keys in request order; `[]` for a threshold rollout. */
+export interface NamespaceStateRollout extends Rollout {
+  segmentKeysInOrder: string[];
+}
+
+/** Everything a namespace's snapshot is built from, read at one point in time. */
+export interface NamespaceState {
+  namespace: Namespace;
+  /** The revision these rows are at. */
+  revision: number;
+  /** By creation, each with its variants (by creation) and `defaultVariant` when set. */
+  flags: Flag[];
+  /** Every rule of the namespace, by flag key then rank; distributions by creation. */
+  rules: NamespaceStateRule[];
+  /** Every rollout of the namespace, by flag key then rank. */
+  rollouts: NamespaceStateRollout[];
+  /** By creation, each with its constraints (by creation). */
+  segments: Segment[];
+}
+
+/** A namespace and its current revision. */
+export interface NamespaceRevision {
+  key: string;
+  revision: number;
 }

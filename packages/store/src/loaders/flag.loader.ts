@@ -7,7 +7,8 @@ import { groupBy, inChunks } from '../sql-util.js';
 /** Flipt's SQL store reports `metadata: {}` in lists but omits it from a single get when unset. */
 export type MetadataMode = 'list' | 'get';
 
-function toFlag(row: FlagModel, variants: Variant[], mode: MetadataMode): Flag {
+/** A flag row as the wire reports it, given its variants by creation. */
+export function toFlag(row: FlagModel, variants: Variant[], mode: MetadataMode): Flag {
   const flag: Flag = {
     namespaceKey: row.namespace_key,
     key: row.key,

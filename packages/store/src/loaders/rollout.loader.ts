@@ -7,6 +7,34 @@ import { RolloutModel } from '../models/rollout.model.js';
 import { presentSegmentKeys } from '../segment-keys.js';
 import { groupBy, inChunks } from '../sql-util.js';
 
+/** A rollout row as the wire reports it, given its threshold or its segment rule and segment keys in order. */
+export function toRollout(
+  row: RolloutModel,
+  threshold: RolloutThresholdModel | undefined,
+  segment: RolloutSegmentModel | undefined,
+  segmentKeys: readonly string[],
+): Rollout {
+  const rollout: Rollout = {
+    id: row.id,
+    namespaceKey: row.namespace_key,
+    flagKey: row.flag_key,
+    type: row.type,
+    rank: Number(row.rank),
+    description: row.description,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (threshold !== undefined) rollout.threshold = { percentage: Number(threshold.percentage), value: !!threshold.value };
+  if (segment !== undefined) {
+    rollout.segment = {
+      ...presentSegmentKeys(segmentKeys),
+      segmentOperator: segment.segment_operator,
+      value: !!segment.value,
+    };
+  }
+  return rollout;
+}
+
 /** Rollouts with their threshold or segment rule. */
 export async function withRolloutRules(db: Knex, rows: RolloutModel[]): Promise<Rollout[]> {
   const ids = rows.map((r) => r.id);
@@ -21,29 +49,14 @@ export async function withRolloutRules(db: Knex, rows: RolloutModel[]): Promise<
   const segmentById = new Map(segments.map((s) => [s.rollout_id, s]));
   const referencesById = groupBy(references, (r) => r.rollout_id);
 
-  return rows.map((row) => {
-    const rollout: Rollout = {
-      id: row.id,
-      namespaceKey: row.namespace_key,
-      flagKey: row.flag_key,
-      type: row.type,
-      rank: Number(row.rank),
-      description: row.description,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    };
-    const threshold = thresholdById.get(row.id);
-    if (threshold !== undefined) rollout.threshold = { percentage: Number(threshold.percentage), value: !!threshold.value };
-    const segment = segmentById.get(row.id);
-    if (segment !== undefined) {
-      rollout.segment = {
-        ...presentSegmentKeys((referencesById.get(row.id) ?? []).map((r) => r.segment_key)),
-        segmentOperator: segment.segment_operator,
-        value: !!segment.value,
-      };
-    }
-    return rollout;
-  });
+  return rows.map((row) =>
+    toRollout(
+      row,
+      thresholdById.get(row.id),
+      segmentById.get(row.id),
+      (referencesById.get(row.id) ?? []).map((r) => r.segment_key),
+    ),
+  );
 }
 
 /** One rollout of a flag, or undefined. */

@@ -1,10 +1,23 @@
 import type { Knex } from 'knex';
-import type { Rule } from '@ensign/core';
+import type { Distribution, Rule } from '@ensign/core';
 import { DistributionModel, toDistribution } from '../models/distribution.model.js';
 import { RuleSegmentModel } from '../models/rule-segment.model.js';
 import { RuleModel } from '../models/rule.model.js';
 import { presentSegmentKeys } from '../segment-keys.js';
 import { groupBy, inChunks } from '../sql-util.js';
+
+/** A rule row as the wire reports it, given its segment keys in order and its distributions. */
+export const toRule = (row: RuleModel, segmentKeys: readonly string[], distributions: Distribution[]): Rule => ({
+  id: row.id,
+  namespaceKey: row.namespace_key,
+  flagKey: row.flag_key,
+  ...presentSegmentKeys(segmentKeys),
+  segmentOperator: row.segment_operator,
+  distributions,
+  rank: Number(row.rank),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
 
 /** Rules with their segment keys (in request order) and distributions (by creation). */
 export async function withRuleParts(db: Knex, rows: RuleModel[]): Promise<Rule[]> {
@@ -17,17 +30,13 @@ export async function withRuleParts(db: Knex, rows: RuleModel[]): Promise<Rule[]
   );
   const segmentsByRule = groupBy(segmentRows, (s) => s.rule_id);
   const distributionsByRule = groupBy(distributionRows, (d) => d.rule_id);
-  return rows.map((row) => ({
-    id: row.id,
-    namespaceKey: row.namespace_key,
-    flagKey: row.flag_key,
-    ...presentSegmentKeys((segmentsByRule.get(row.id) ?? []).map((s) => s.segment_key)),
-    segmentOperator: row.segment_operator,
-    distributions: (distributionsByRule.get(row.id) ?? []).map(toDistribution),
-    rank: Number(row.rank),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }));
+  return rows.map((row) =>
+    toRule(
+      row,
+      (segmentsByRule.get(row.id) ?? []).map((s) => s.segment_key),
+      (distributionsByRule.get(row.id) ?? []).map(toDistribution),
+    ),
+  );
 }
 
 /** One rule of a flag, or undefined. */

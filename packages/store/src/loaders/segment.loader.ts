@@ -4,7 +4,8 @@ import { ConstraintModel, toConstraint } from '../models/constraint.model.js';
 import { SegmentModel } from '../models/segment.model.js';
 import { groupBy, inChunks } from '../sql-util.js';
 
-const toSegment = (row: SegmentModel, constraints: Constraint[]): Segment => ({
+/** A segment row as the wire reports it, given its constraints by creation. */
+export const toSegment = (row: SegmentModel, constraints: Constraint[]): Segment => ({
   namespaceKey: row.namespace_key,
   key: row.key,
   name: row.name,

@@ -1,29 +1,14 @@
 import type { Knex } from 'knex';
+import { createTable, isSqlite, KEY } from './create-table.js';
 
 /** Every table of the management API, and the protected `default` namespace. */
 export const name = '0001_initial_schema';
 
 type Table = Knex.CreateTableBuilder;
 
-const KEY = 255;
 const ID = 36;
 const STAMP = 32;
 const ENUM = 40;
-
-const isMysql = (knex: Knex): boolean => knex.client.dialect === 'mysql';
-const isSqlite = (knex: Knex): boolean => knex.client.dialect === 'sqlite3';
-
-/** Creates a table; on MySQL with binary collation so keys compare exactly as on the other engines. */
-function create(knex: Knex, table: string, build: (t: Table) => void): Knex.SchemaBuilder {
-  return knex.schema.createTable(table, (t) => {
-    if (isMysql(knex)) {
-      t.engine('InnoDB');
-      t.charset('utf8mb4');
-      t.collate('utf8mb4_bin');
-    }
-    build(t);
-  });
-}
 
 function timestamps(t: Table): void {
   t.string('created_at', STAMP).notNullable();
@@ -31,7 +16,7 @@ function timestamps(t: Table): void {
 }
 
 export async function up(knex: Knex): Promise<void> {
-  await create(knex, 'namespaces', (t) => {
+  await createTable(knex, 'namespaces', (t) => {
     t.string('key', KEY).notNullable();
     t.primary(['key'], 'namespaces_pkey');
     t.text('name').notNullable();
@@ -42,7 +27,7 @@ export async function up(knex: Knex): Promise<void> {
     timestamps(t);
   });
 
-  await create(knex, 'flags', (t) => {
+  await createTable(knex, 'flags', (t) => {
     t.string('namespace_key', KEY).notNullable();
     t.string('key', KEY).notNullable();
     t.text('name').notNullable();
@@ -60,7 +45,7 @@ export async function up(knex: Knex): Promise<void> {
     }
   });
 
-  await create(knex, 'variants', (t) => {
+  await createTable(knex, 'variants', (t) => {
     t.string('id', ID).notNullable();
     t.primary(['id'], 'variants_pkey');
     t.string('namespace_key', KEY).notNullable();
@@ -83,7 +68,7 @@ export async function up(knex: Knex): Promise<void> {
     });
   }
 
-  await create(knex, 'segments', (t) => {
+  await createTable(knex, 'segments', (t) => {
     t.string('namespace_key', KEY).notNullable();
     t.string('key', KEY).notNullable();
     t.text('name').notNullable();
@@ -94,7 +79,7 @@ export async function up(knex: Knex): Promise<void> {
     t.foreign('namespace_key', 'segments_namespace_fk').references('key').inTable('namespaces').onDelete('CASCADE');
   });
 
-  await create(knex, 'constraints', (t) => {
+  await createTable(knex, 'constraints', (t) => {
     t.string('id', ID).notNullable();
     t.primary(['id'], 'constraints_pkey');
     t.string('namespace_key', KEY).notNullable();
@@ -111,7 +96,7 @@ export async function up(knex: Knex): Promise<void> {
       .onDelete('CASCADE');
   });
 
-  await create(knex, 'rules', (t) => {
+  await createTable(knex, 'rules', (t) => {
     t.string('id', ID).notNullable();
     t.primary(['id'], 'rules_pkey');
     t.string('namespace_key', KEY).notNullable();
@@ -127,7 +112,7 @@ export async function up(knex: Knex): Promise<void> {
   });
 
   // RESTRICT on the segment: a segment that a rule uses cannot be deleted.
-  await create(knex, 'rule_segments', (t) => {
+  await createTable(knex, 'rule_segments', (t) => {
     t.string('rule_id', ID).notNullable();
     t.string('namespace_key', KEY).notNullable();
     t.string('segment_key', KEY).notNullable();
@@ -141,7 +126,7 @@ export async function up(knex: Knex): Promise<void> {
       .onDelete('RESTRICT');
   });
 
-  await create(knex, 'distributions', (t) => {
+  await createTable(knex, 'distributions', (t) => {
     t.string('id', ID).notNullable();
     t.primary(['id'], 'distributions_pkey');
     t.string('rule_id', ID).notNullable();
@@ -154,7 +139,7 @@ export async function up(knex: Knex): Promise<void> {
     t.foreign('variant_id', 'distributions_variant_fk').references('id').inTable('variants').onDelete('CASCADE');
   });
 
-  await create(knex, 'rollouts', (t) => {
+  await createTable(knex, 'rollouts', (t) => {
     t.string('id', ID).notNullable();
     t.primary(['id'], 'rollouts_pkey');
     t.string('namespace_key', KEY).notNullable();
@@ -170,7 +155,7 @@ export async function up(knex: Knex): Promise<void> {
       .onDelete('CASCADE');
   });
 
-  await create(knex, 'rollout_thresholds', (t) => {
+  await createTable(knex, 'rollout_thresholds', (t) => {
     t.string('rollout_id', ID).notNullable();
     t.primary(['rollout_id'], 'rollout_thresholds_pkey');
     t.double('percentage').notNullable();
@@ -178,7 +163,7 @@ export async function up(knex: Knex): Promise<void> {
     t.foreign('rollout_id', 'rollout_thresholds_rollout_fk').references('id').inTable('rollouts').onDelete('CASCADE');
   });
 
-  await create(knex, 'rollout_segments', (t) => {
+  await createTable(knex, 'rollout_segments', (t) => {
     t.string('rollout_id', ID).notNullable();
     t.primary(['rollout_id'], 'rollout_segments_pkey');
     t.string('segment_operator', ENUM).notNullable();
@@ -186,7 +171,7 @@ export async function up(knex: Knex): Promise<void> {
     t.foreign('rollout_id', 'rollout_segments_rollout_fk').references('id').inTable('rollouts').onDelete('CASCADE');
   });
 
-  await create(knex, 'rollout_segment_references', (t) => {
+  await createTable(knex, 'rollout_segment_references', (t) => {
     t.string('rollout_id', ID).notNullable();
     t.string('namespace_key', KEY).notNullable();
     t.string('segment_key', KEY).notNullable();

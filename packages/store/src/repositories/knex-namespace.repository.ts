@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { CreateNamespace, Namespace, Page, PageRequest, UpdateNamespace } from '@ensign/core';
 import { invalid, notFound } from '@ensign/core';
 import { NamespaceModel, toNamespace } from '../models/namespace.model.js';
@@ -6,9 +7,16 @@ import { bumpRevision } from '../transactor.js';
 import type { Transactor } from '../transactor.js';
 import { countRows } from '../sql-util.js';
 
+/** Last revisions of deleted namespaces (migration 0002). */
+const TOMBSTONES = 'namespace_tombstones';
+
 const missing = (key: string) => notFound(`namespace "${key}" not found`);
 
-/** Namespaces; creating one starts its revision at 1, deleting one reports `deleted: true`. */
+/**
+ * Namespaces. Creating one starts its revision at 1, or just after the last revision of a deleted
+ * namespace of that key, so revisions never go backwards for a key; deleting one reports
+ * `deleted: true` with the delete's revision.
+ */
 export class KnexNamespaceRepository {
   constructor(private readonly tx: Transactor) {}
 
@@ -43,8 +51,12 @@ export class KnexNamespaceRepository {
           created_at: at,
           updated_at: at,
         };
+        // The insert goes first: it waits for a delete of this key still in flight, so the
+        // tombstone read next is that delete's.
         await NamespaceModel.query(trx).insert(row);
-        return { value: toNamespace(row as NamespaceModel), change: { namespaceKey: req.key, revision: 1, deleted: false } };
+        const revision = await this.takeTombstone(trx, req.key);
+        if (revision !== 1) await NamespaceModel.query(trx).findById(req.key).patch({ revision });
+        return { value: toNamespace(row as NamespaceModel), change: { namespaceKey: req.key, revision, deleted: false } };
       },
       { notUnique: () => invalid(`namespace "${req.key}" is not unique`) },
     );
@@ -78,7 +90,18 @@ export class KnexNamespaceRepository {
       await trx('flags').where({ namespace_key: key }).delete();
       await trx('segments').where({ namespace_key: key }).delete();
       await NamespaceModel.query(trx).deleteById(key);
+      await trx(TOMBSTONES).insert({ key, revision }).onConflict('key').merge();
       return { value: undefined, change: { namespaceKey: key, revision, deleted: true } };
     });
+  }
+
+  /** The revision a namespace created under `key` starts at, consuming the key's tombstone. */
+  private async takeTombstone(trx: Knex.Transaction, key: string): Promise<number> {
+    const query = trx(TOMBSTONES).where({ key }).first('revision');
+    // A locking read sees the latest committed tombstone even inside MySQL's repeatable-read view.
+    const row = (await (this.tx.dialect === 'sqlite' ? query : query.forUpdate())) as { revision: number | string } | undefined;
+    if (row === undefined) return 1;
+    await trx(TOMBSTONES).where({ key }).delete();
+    return Number(row.revision) + 1;
   }
 }
