@@ -23,6 +23,8 @@ import { DEFAULT_BODY_LIMIT_BYTES, jsonBodyMiddleware } from './http/body.middle
 import { errorsMiddleware } from './http/errors.middleware.js';
 import { requestLogMiddleware } from './http/request-log.middleware.js';
 import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/routing.middleware.js';
+import { settleWritesMiddleware } from './http/settle-writes.middleware.js';
+import type { SnapshotsSettled } from './http/settle-writes.middleware.js';
 import type { ManagementStore } from './store.js';
 
 /** Where the management API is mounted. */
@@ -36,10 +38,21 @@ export interface AppDeps {
   logger: Logger;
   /** Largest accepted request body; 1 MiB when not set. */
   bodyLimitBytes?: number;
+  /** The snapshot publisher; when given, writes answer only once their snapshots are published. */
+  snapshots?: SnapshotsSettled;
+  /** How long a committed write waits for its snapshot before answering anyway; 5 s when not set. */
+  settleTimeoutMs?: number;
 }
 
-function apiRouter(store: ManagementStore, bodyLimitBytes: number): AppRouter {
+function apiRouter(
+  store: ManagementStore,
+  bodyLimitBytes: number,
+  snapshots: SnapshotsSettled | undefined,
+  settleTimeoutMs: number | undefined,
+): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
+  // Router middleware runs only for requests that matched a route.
+  if (snapshots !== undefined) router.use(settleWritesMiddleware(snapshots, settleTimeoutMs));
   router.use(...jsonBodyMiddleware(bodyLimitBytes));
   registerNamespaceRoutes(router, new NamespaceService(store.namespaces));
   registerFlagRoutes(router, new FlagService(store.flags));
@@ -59,7 +72,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   const health: AppRouter = new Router<AppState>({ methods: METHODS, sensitive: true });
   registerHealthRoutes(health, deps.store);
-  const api = apiRouter(deps.store, deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
+  const api = apiRouter(deps.store, deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, deps.snapshots, deps.settleTimeoutMs);
 
   app.use(requestLogMiddleware(deps.logger));
   app.use(errorsMiddleware());

@@ -12,3 +12,9 @@ export type { RolloutRepository } from './features/rollouts/rollout.repository.j
 export type { RuleRepository } from './features/rules/rule.repository.js';
 export type { SegmentRepository } from './features/segments/segment.repository.js';
 export type { VariantRepository } from './features/variants/variant.repository.js';
+export type { SnapshotsSettled } from './http/settle-writes.middleware.js';
+export { CommitRelay } from './snapshots/commit-relay.js';
+export { buildNamespaceSnapshot, buildSnapshotDocument, checksum } from './snapshots/snapshot-builder.js';
+export { SnapshotPublisher } from './snapshots/snapshot-publisher.js';
+export type { SnapshotPublisherOptions, SnapshotStateReader } from './snapshots/snapshot-publisher.js';
+export type { SnapshotSink } from './snapshots/snapshot-sink.js';

@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type SqlStore } from '@ensign/store';
+import { openStore, type NamespaceChange, type SqlStore } from '@ensign/store';
 import { pino } from 'pino';
-import { createApp, type ManagementStore } from '../src/index.js';
+import { CommitRelay, createApp, type ManagementStore, type SnapshotsSettled } from '../src/index.js';
 
 /** One parsed pino line. */
 export type LogLine = Record<string, unknown> & { level: number; msg: string };
@@ -39,19 +39,28 @@ export interface HarnessOptions {
   bodyLimitBytes?: number;
   /** Replaces parts of the real store (e.g. a ping that fails). */
   wrapStore?: (store: SqlStore) => ManagementStore;
+  /** A snapshot publisher over the store: it hears every commit and writes wait for it. */
+  snapshots?: (store: SqlStore) => SnapshotsSettled & { notify(change: NamespaceChange): void };
+  /** How long a write waits for its snapshot before answering anyway. */
+  settleTimeoutMs?: number;
 }
 
 /** Starts `createApp` on 127.0.0.1, port 0, over a migrated SQLite store in a temp directory. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'ensign-cp-'));
-  const store = await openStore({ url: `file:${join(dir, 'x.db')}` });
+  const relay = new CommitRelay();
+  const store = await openStore({ url: `file:${join(dir, 'x.db')}`, onCommit: relay.onCommit });
   await store.migrate();
+  const snapshots = options.snapshots?.(store);
+  if (snapshots !== undefined) relay.attach((change) => snapshots.notify(change));
   const logs: LogLine[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
   const app = createApp({
     store: options.wrapStore ? options.wrapStore(store) : store,
     logger,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    ...(snapshots === undefined ? {} : { snapshots }),
+    ...(options.settleTimeoutMs === undefined ? {} : { settleTimeoutMs: options.settleTimeoutMs }),
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import type { ComparisonType, Flag, MatchType, Segment, Variant } from '@ensign/core';
+import type {
+  NamespaceSnapshot,
+  SnapshotComparisonType,
+  SnapshotDistribution,
+  SnapshotDocument,
+  SnapshotFlag,
+  SnapshotMatchType,
+  SnapshotRollout,
+  SnapshotRule,
+  SnapshotSegment,
+} from '@ensign/engine';
+import type { NamespaceState, NamespaceStateRollout, NamespaceStateRule } from '@ensign/store';
+
+/** The snapshot spells enums with the evaluation names (reference §4). */
+const MATCH_TYPES: Readonly<Record<MatchType, SnapshotMatchType>> = {
+  ALL_MATCH_TYPE: 'ALL_SEGMENT_MATCH_TYPE',
+  ANY_MATCH_TYPE: 'ANY_SEGMENT_MATCH_TYPE',
+};
+
+const COMPARISON_TYPES: Readonly<Record<ComparisonType, SnapshotComparisonType>> = {
+  UNKNOWN_COMPARISON_TYPE: 'UNKNOWN_CONSTRAINT_COMPARISON_TYPE',
+  STRING_COMPARISON_TYPE: 'STRING_CONSTRAINT_COMPARISON_TYPE',
+  NUMBER_COMPARISON_TYPE: 'NUMBER_CONSTRAINT_COMPARISON_TYPE',
+  BOOLEAN_COMPARISON_TYPE: 'BOOLEAN_CONSTRAINT_COMPARISON_TYPE',
+  DATETIME_COMPARISON_TYPE: 'DATETIME_CONSTRAINT_COMPARISON_TYPE',
+  ENTITY_ID_COMPARISON_TYPE: 'ENTITY_ID_CONSTRAINT_COMPARISON_TYPE',
+};
+
+// COMPAT(flipt): inlined segments carry `name: ""` and `description: ""`, and no timestamps.
+function toSnapshotSegment(segment: Segment): SnapshotSegment {
+  return {
+    key: segment.key,
+    name: '',
+    description: '',
+    matchType: MATCH_TYPES[segment.matchType],
+    constraints: segment.constraints.map((c) => ({
+      id: c.id,
+      type: COMPARISON_TYPES[c.type],
+      property: c.property,
+      operator: c.operator,
+      value: c.value,
+    })),
+  };
+}
+
+/** Resolves segment keys to the inlined segments; the store's foreign keys guarantee they exist. */
+function segmentsOf(keys: readonly string[], segments: ReadonlyMap<string, SnapshotSegment>, owner: string): SnapshotSegment[] {
+  return keys.map((key) => {
+    const segment = segments.get(key);
+    if (segment === undefined) throw new Error(`${owner} refers to segment "${key}", which the namespace does not hold`);
+    return segment;
+  });
+}
+
+/** Rows grouped by their flag, keeping their order (Node 20 has no Map.groupBy). */
+function byFlag<R extends { flagKey: string }>(rows: readonly R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const row of rows) {
+    const group = out.get(row.flagKey);
+    if (group === undefined) out.set(row.flagKey, [row]);
+    else group.push(row);
+  }
+  return out;
+}
+
+const byRank = <R extends { rank: number }>(rows: readonly R[]): R[] => [...rows].sort((a, b) => a.rank - b.rank);
+
+function toSnapshotRules(
+  flag: Flag,
+  rules: readonly NamespaceStateRule[],
+  segments: ReadonlyMap<string, SnapshotSegment>,
+): SnapshotRule[] {
+  const variants = new Map<string, Variant>(flag.variants.map((v) => [v.id, v]));
+  return byRank(rules)
+    .filter((rule) => rule.segmentKeysInOrder.length > 0)
+    .map((rule) => ({
+      id: rule.id,
+      rank: rule.rank,
+      segmentOperator: rule.segmentOperator,
+      // Each rule once, whatever its segment count (Flipt repeats multi-segment rules; reference §2.11).
+      segments: segmentsOf(rule.segmentKeysInOrder, segments, `rule "${rule.id}"`),
+      distributions: rule.distributions.map((d): SnapshotDistribution => {
+        const variant = variants.get(d.variantId);
+        if (variant === undefined) throw new Error(`distribution "${d.id}" refers to variant "${d.variantId}", which flag "${flag.key}" does not hold`);
+        // COMPAT(flipt): distribution `id` and `ruleId` are always "" in the snapshot.
+        return { id: '', ruleId: '', variantId: variant.id, variantKey: variant.key, variantAttachment: variant.attachment, rollout: d.rollout };
+      }),
+    }));
+}
+
+function toSnapshotRollouts(
+  rollouts: readonly NamespaceStateRollout[],
+  segments: ReadonlyMap<string, SnapshotSegment>,
+): SnapshotRollout[] {
+  return byRank(rollouts).map((rollout) => {
+    const out: SnapshotRollout = { type: rollout.type, rank: rollout.rank };
+    if (rollout.segment !== undefined) {
+      out.segment = {
+        value: rollout.segment.value,
+        segmentOperator: rollout.segment.segmentOperator,
+        segments: segmentsOf(rollout.segmentKeysInOrder, segments, `rollout "${rollout.id}"`),
+      };
+    }
+    if (rollout.threshold !== undefined) {
+      out.threshold = { percentage: rollout.threshold.percentage, value: rollout.threshold.value };
+    }
+    return out;
+  });
+}
+
+/**
+ * A namespace's snapshot document (reference §2.11): what evaluators compile and what the
+ * client-side snapshot endpoint serves. Pure; the same state always gives the same document.
+ */
+export function buildSnapshotDocument(state: NamespaceState): SnapshotDocument {
+  const segments = new Map(state.segments.map((s) => [s.key, toSnapshotSegment(s)]));
+  const rulesByFlag = byFlag(state.rules);
+  const rolloutsByFlag = byFlag(state.rollouts);
+  const flags = state.flags.map((flag): SnapshotFlag => {
+    const isVariant = flag.type === 'VARIANT_FLAG_TYPE';
+    const out: SnapshotFlag = {
+      key: flag.key,
+      name: flag.name,
+      description: flag.description,
+      enabled: flag.enabled,
+      type: flag.type,
+      createdAt: flag.createdAt,
+      updatedAt: flag.updatedAt,
+      rules: isVariant ? toSnapshotRules(flag, rulesByFlag.get(flag.key) ?? [], segments) : [],
+      rollouts: isVariant ? [] : toSnapshotRollouts(rolloutsByFlag.get(flag.key) ?? [], segments),
+    };
+    const dv = flag.defaultVariant;
+    if (dv !== undefined) out.defaultVariant = { id: dv.id, key: dv.key, attachment: dv.attachment };
+    return out;
+  });
+  return { namespace: { key: state.namespace.key }, flags };
+}
+
+/** Hex SHA-256 of the document's JSON: equal documents, equal checksums (ETags derive from it). */
+export function checksum(document: SnapshotDocument): string {
+  return createHash('sha256').update(JSON.stringify(document)).digest('hex');
+}
+
+/** The document with what identifies its version: the namespace's revision and the checksum. */
+export function buildNamespaceSnapshot(state: NamespaceState): NamespaceSnapshot {
+  const document = buildSnapshotDocument(state);
+  return { namespaceKey: state.namespace.key, revision: state.revision, checksum: checksum(document), document };
+}
