@@ -1,0 +1,100 @@
+/** The evaluator's routes and the paths it answers for; everything else belongs to the control plane. */
+
+/** How a route reports errors: Flipt's `{code, message, details}` or OFREP's own body. */
+export type ErrorStyle = 'flipt' | 'ofrep';
+
+/** One route: method, whether it reads a JSON body, and its handler's name. */
+export interface RouteSpec<H> {
+  method: 'GET' | 'POST';
+  body: boolean;
+  errors: ErrorStyle;
+  handler: H;
+}
+
+/** What a request path resolves to. */
+export type RouteMatch<H> =
+  | { kind: 'route'; route: RouteSpec<H>; params: string[]; pretty: boolean }
+  | { kind: 'not-found' }
+  | { kind: 'method-not-allowed' };
+
+/** A path pattern: literal segments, and `*` for a parameter. */
+interface Pattern<H> {
+  segments: readonly string[];
+  route: RouteSpec<H>;
+}
+
+/** Prefixes whose unknown paths get grpc-gateway's JSON 404 from the evaluator. */
+const OWNED_PREFIXES: readonly (readonly string[])[] = [['evaluate', 'v1'], ['internal', 'v1'], ['ofrep']];
+
+const decode = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+const hasPretty = (query: string): boolean => query !== '' && new URLSearchParams(query).has('pretty');
+
+/** A compiled route table: `match(method, url)` is undefined for paths the evaluator does not serve. */
+export class RouteTable<H> {
+  /** Paths without parameters, looked up directly (the hot evaluation routes are all such). */
+  private readonly fixed = new Map<string, RouteSpec<H>>();
+  private readonly patterns: Pattern<H>[] = [];
+
+  /** Adds a route at `path`, written with `{name}` for parameters. */
+  add(path: string, route: RouteSpec<H>): this {
+    const segments = path
+      .split('/')
+      .slice(1)
+      .map((s) => (s.startsWith('{') ? '*' : s));
+    if (segments.includes('*')) this.patterns.push({ segments, route });
+    else this.fixed.set(path, route);
+    return this;
+  }
+
+  match(method: string, url: string): RouteMatch<H> | undefined {
+    const q = url.indexOf('?');
+    let path = q === -1 ? url : url.slice(0, q);
+    // COMPAT(flipt): trailing slashes are stripped before routing.
+    while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    const pretty = q !== -1 && hasPretty(url.slice(q + 1));
+
+    const fixed = this.fixed.get(path);
+    if (fixed !== undefined) {
+      if (allows(fixed, method)) return { kind: 'route', route: fixed, params: [], pretty };
+      return { kind: 'method-not-allowed' };
+    }
+    const segments = path.split('/').slice(1);
+
+    let pathMatched = false;
+    for (const pattern of this.patterns) {
+      const params = matchSegments(pattern.segments, segments);
+      if (params === undefined) continue;
+      pathMatched = true;
+      if (allows(pattern.route, method)) return { kind: 'route', route: pattern.route, params, pretty };
+    }
+    if (pathMatched) return { kind: 'method-not-allowed' };
+    if (OWNED_PREFIXES.some((prefix) => prefix.every((s, i) => segments[i] === s))) return { kind: 'not-found' };
+    return undefined;
+  }
+}
+
+const allows = (route: RouteSpec<unknown>, method: string): boolean =>
+  method === route.method || (method === 'HEAD' && route.method === 'GET');
+
+function matchSegments(pattern: readonly string[], segments: readonly string[]): string[] | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: string[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i] as string;
+    const actual = segments[i] as string;
+    if (expected === '*') {
+      if (actual === '') return undefined;
+      params.push(decode(actual));
+    } else if (expected !== actual) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,10 @@
+export { createEvaluationHandler, DEFAULT_MAX_BATCH_SIZE } from './evaluation-handler.js';
+export type { EvaluationHandler, EvaluationHandlerOptions } from './evaluation-handler.js';
+export { createHealthCheck } from './health.js';
+export type { ReadinessCheck } from './health.js';
+export { DEFAULT_BODY_LIMIT_BYTES } from './http/body-reader.js';
+export { InProcessSnapshotSource } from './in-process-snapshot-source.js';
+export type { OfrepOptions } from './ofrep/ofrep.routes.js';
+export { gateFor } from './snapshot/server-version.js';
+export type { SnapshotGate } from './snapshot/server-version.js';
+export type { HeldSnapshot, SnapshotSource } from './snapshot-source.js';

@@ -1,0 +1,19 @@
+import type { CompiledSnapshot, NamespaceSnapshot } from '@ensign/engine';
+
+/** A namespace snapshot as an evaluator holds it: the document and its compiled form. */
+export interface HeldSnapshot {
+  snapshot: NamespaceSnapshot;
+  compiled: CompiledSnapshot;
+}
+
+/**
+ * Where evaluation finds compiled snapshots. The same evaluator runs over an in-process source
+ * (single instance) and a bus-fed one (scaled out); `get` is synchronous because it is on the
+ * hot path.
+ */
+export interface SnapshotSource {
+  /** The snapshot held for a namespace, or undefined when none is. */
+  get(namespaceKey: string): HeldSnapshot | undefined;
+  /** True once the initial sync is done and answers reflect the stored state. */
+  ready(): boolean;
+}
