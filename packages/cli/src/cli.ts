@@ -38,7 +38,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'server',
     summary: 'Run the HTTP API server (applies pending database migrations first)',
     description:
-      'Opens the database, applies pending migrations, and serves the management API (/api/v1) and\n' +
+      'Opens the database, applies pending migrations, loads every namespace into memory, and serves the\n' +
+      'management API (/api/v1), evaluation (/evaluate/v1, OFREP, the client-side snapshot) and\n' +
       'GET /health on server.host:server.http_port. SIGTERM or SIGINT stops accepting connections, lets\n' +
       'in-flight requests finish (at most server.shutdown_timeout), closes the database and exits 0.',
   },

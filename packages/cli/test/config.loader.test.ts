@@ -26,7 +26,14 @@ test('without a file or environment every setting has its documented default', (
     log: { level: 'info', encoding: 'json' },
     server: { host: '127.0.0.1', http_port: 8080, grpc_port: 9000, body_limit: 1_048_576, shutdown_timeout: 30_000 },
     db: { url: 'file:./data/ensign.db', max_open_conn: 0, max_idle_conn: 2, conn_max_lifetime: 0 },
+    evaluation: { hash: 'murmur3' },
   });
+});
+
+test('evaluation.hash selects Flipt\'s crc32 bucketing from the file or the environment', (t) => {
+  t.is(fromYaml('evaluation:\n  hash: crc32\n').config.evaluation.hash, 'crc32');
+  t.is(loadConfig({ env: { ENSIGN_EVALUATION_HASH: 'crc32' } }).config.evaluation.hash, 'crc32');
+  t.is(fromYaml('evaluation:\n  hash: crc32\n', { ENSIGN_EVALUATION_HASH: 'murmur3' }).config.evaluation.hash, 'murmur3');
 });
 
 test('the file overrides defaults and the environment overrides the file', (t) => {
@@ -135,6 +142,7 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['db.max_open_conn', 'db:\n  max_open_conn: -1', 'db.max_open_conn: must be a non-negative integer (got -1)'],
   ['db.max_idle_conn', 'db:\n  max_idle_conn: many', 'db.max_idle_conn: must be a non-negative integer (got "many")'],
   ['db.conn_max_lifetime', 'db:\n  conn_max_lifetime: 1d', 'db.conn_max_lifetime: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "1d")'],
+  ['evaluation.hash', 'evaluation:\n  hash: md5', 'evaluation.hash: must be one of murmur3, crc32 (got "md5")'],
 ];
 
 for (const [key, yaml, message] of INVALID) {

@@ -35,7 +35,7 @@ export const SETTINGS = [
   setting('log.level', oneOf(['debug', 'info', 'warn', 'error'], { ignoreCase: true }), 'info', 'Lowest level of the JSON log lines written to stdout.'),
   setting('log.encoding', oneOf(['json']), 'json', 'Log line format; only json for now (Flipt\'s console encoding is not supported).'),
   setting('server.host', text(), '127.0.0.1', 'Interface the HTTP server listens on (0.0.0.0 for all).'),
-  setting('server.http_port', port(), 8080, 'Port of the HTTP API (/api/v1, /health).'),
+  setting('server.http_port', port(), 8080, 'Port of the HTTP API (/api/v1, /evaluate/v1, OFREP, /health).'),
   setting('server.grpc_port', port(), 9000, 'Port reserved for the gRPC API (not served yet).'),
   setting('server.body_limit', integer(1), 1_048_576, 'Largest accepted request body in bytes; a larger body is refused with 413.'),
   setting('server.shutdown_timeout', duration(), 30_000, 'On SIGTERM/SIGINT, how long in-flight requests may take before connections are closed.'),
@@ -43,6 +43,7 @@ export const SETTINGS = [
   setting('db.max_open_conn', integer(0), 0, 'Most open connections in the pool (0 = the default, 10; SQLite always uses one).'),
   setting('db.max_idle_conn', integer(0), 2, 'Connections the pool keeps open while idle.'),
   setting('db.conn_max_lifetime', duration(), 0, 'Close pooled connections that stay idle longer than this (0 = never).'),
+  setting('evaluation.hash', oneOf(['murmur3', 'crc32']), 'murmur3', 'Bucketing hash of percentages and distributions; crc32 reproduces Flipt\'s, so users keep their buckets.'),
 ] as const;
 
 type AnySetting = (typeof SETTINGS)[number];

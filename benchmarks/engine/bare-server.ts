@@ -1,0 +1,33 @@
+/**
+ * The ceiling: a bare node:http server that reads the request body and answers a fixed JSON body of
+ * the size of a variant evaluation response. Run as a child of http-bench; reports its port over IPC.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const BODY = JSON.stringify({
+  match: true,
+  segmentKeys: ['pro-users'],
+  reason: 'MATCH_EVALUATION_REASON',
+  variantKey: 'compact',
+  variantAttachment: '',
+  requestId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  requestDurationMillis: 0.041,
+  timestamp: '2025-06-01T00:00:00.123456Z',
+  flagKey: 'checkout-layout',
+});
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(BODY) });
+    res.end(BODY);
+  });
+});
+
+server.listen(Number(process.env['BARE_PORT'] ?? 0), '127.0.0.1', () => {
+  process.send?.({ port: (server.address() as AddressInfo).port });
+});
+
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,127 @@
+/**
+ * Engine throughput on one core: evaluations per second of a typical variant flag and of a boolean
+ * flag with two rollouts, rotating over 10,000 pre-generated entity ids and contexts.
+ * Run: `npm run bench:engine` (writes benchmarks/results/engine.json).
+ */
+import os from 'node:os';
+import { compileSnapshot, evaluateBoolean, evaluateVariant, isFailure } from '@ensign/engine';
+import type { CompiledSnapshot, FlagInput, HashMode } from '@ensign/engine';
+import { BOOLEAN_FLAG, VARIANT_FLAG, benchmarkDocument, contexts, entityIds } from './fixtures.js';
+import { writeResults } from './results-file.js';
+
+const WARMUP_MS = Number(process.env['BENCH_WARMUP_MS'] ?? 1000);
+const MEASURE_MS = Number(process.env['BENCH_MEASURE_MS'] ?? 3000);
+const INPUTS = 10_000;
+const CHUNK = 50_000;
+const ENV = { now: Date.parse('2025-06-01T00:00:00Z') };
+
+/**
+ * One case. The headline figure is per CPU second of this (single-threaded) process, so that other
+ * load on the machine does not count against it; wall-clock throughput is reported next to it.
+ */
+interface CaseResult {
+  name: string;
+  hash: HashMode;
+  evaluations: number;
+  wallSeconds: number;
+  cpuSeconds: number;
+  opsPerCpuSecond: number;
+  opsPerWallSecond: number;
+  nsPerOp: number;
+  positiveRate: number;
+}
+
+/** Inputs as a server would see them: parsed from a JSON body (flat strings, JSON-shaped objects). */
+function inputsFor(flagKey: string): FlagInput[] {
+  const ids = entityIds(INPUTS);
+  const ctxs = contexts(INPUTS);
+  const bodies = ids.map((entityId, i) => JSON.stringify({ flagKey, entityId, context: ctxs[i] }));
+  return bodies.map((body) => JSON.parse(body) as FlagInput);
+}
+
+type Evaluate = (compiled: CompiledSnapshot, input: FlagInput) => boolean;
+
+const variant: Evaluate = (compiled, input) => {
+  const r = evaluateVariant(compiled, input, ENV);
+  if (isFailure(r)) throw new Error(r.message);
+  return r.match;
+};
+
+const boolean: Evaluate = (compiled, input) => {
+  const r = evaluateBoolean(compiled, input, ENV);
+  if (isFailure(r)) throw new Error(r.message);
+  return r.enabled;
+};
+
+/**
+ * Runs chunks of evaluations until `ms` of wall time have passed. Returns the evaluations, the wall
+ * and CPU nanoseconds spent, and how many answers were positive (which also keeps the work alive).
+ */
+function run(compiled: CompiledSnapshot, inputs: FlagInput[], evaluate: Evaluate, ms: number) {
+  const deadline = process.hrtime.bigint() + BigInt(ms) * 1_000_000n;
+  const cpuStart = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  let evaluations = 0;
+  let positives = 0;
+  let i = 0;
+  let now = start;
+  while (now < deadline) {
+    for (let k = 0; k < CHUNK; k++) {
+      if (evaluate(compiled, inputs[i]!)) positives++;
+      i = i + 1 === inputs.length ? 0 : i + 1;
+    }
+    evaluations += CHUNK;
+    now = process.hrtime.bigint();
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  return { evaluations, wallNs: Number(now - start), cpuNs: (cpu.user + cpu.system) * 1000, positives };
+}
+
+function measure(name: string, hash: HashMode, flagKey: string, evaluate: Evaluate): CaseResult {
+  const compiled = compileSnapshot(benchmarkDocument(), { hash });
+  const inputs = inputsFor(flagKey);
+  run(compiled, inputs, evaluate, WARMUP_MS);
+  const r = run(compiled, inputs, evaluate, MEASURE_MS);
+  return {
+    name,
+    hash,
+    evaluations: r.evaluations,
+    wallSeconds: r.wallNs / 1e9,
+    cpuSeconds: r.cpuNs / 1e9,
+    opsPerCpuSecond: Math.round(r.evaluations / (r.cpuNs / 1e9)),
+    opsPerWallSecond: Math.round(r.evaluations / (r.wallNs / 1e9)),
+    nsPerOp: Math.round((r.cpuNs / r.evaluations) * 10) / 10,
+    positiveRate: Math.round((r.positives / r.evaluations) * 1000) / 1000,
+  };
+}
+
+const cases: CaseResult[] = [
+  measure('variant (2 rules, 3 constraints, 3-way split)', 'murmur3', VARIANT_FLAG, variant),
+  measure('boolean (segment + threshold rollouts)', 'murmur3', BOOLEAN_FLAG, boolean),
+  measure('variant (2 rules, 3 constraints, 3-way split)', 'crc32', VARIANT_FLAG, variant),
+  measure('boolean (segment + threshold rollouts)', 'crc32', BOOLEAN_FLAG, boolean),
+];
+
+const pad = (s: string, n: number) => s.padEnd(n);
+const lpad = (s: string, n: number) => s.padStart(n);
+const fmt = (n: number) => n.toLocaleString('en-US');
+console.log(`\n${pad('case', 48)} ${pad('hash', 8)} ${lpad('evals/cpu-s', 12)} ${lpad('ns/op', 7)} ${lpad('evals/wall-s', 13)} ${lpad('positive', 9)}`);
+for (const c of cases) {
+  console.log(
+    `${pad(c.name, 48)} ${pad(c.hash, 8)} ${lpad(fmt(c.opsPerCpuSecond), 12)} ${lpad(c.nsPerOp.toFixed(1), 7)} ${lpad(fmt(c.opsPerWallSecond), 13)} ${lpad(c.positiveRate.toFixed(3), 9)}`,
+  );
+}
+const loadAverage = os.loadavg()[0] ?? 0;
+if (loadAverage > 1.5) console.log(`\n(load average ${loadAverage.toFixed(1)}: other work was running; the wall-clock figures suffer most)`);
+
+const path = writeResults('engine.json', {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  warmupMs: WARMUP_MS,
+  measureMs: MEASURE_MS,
+  inputs: INPUTS,
+  loadAverage: os.loadavg(),
+  cases,
+});
+console.log(`\nwritten ${path}`);
