@@ -18,7 +18,7 @@ export interface CommandSpec {
 }
 
 /** The names `ensign` accepts as its first argument. */
-export type CommandName = 'server' | 'migrate';
+export type CommandName = 'server' | 'evaluator' | 'migrate';
 
 const CONFIG_FLAG: FlagSpec = {
   name: 'config',
@@ -41,7 +41,20 @@ export const COMMANDS: readonly CommandSpec[] = [
       'Opens the database, applies pending migrations, loads every namespace into memory, and serves the\n' +
       'management API (/api/v1), evaluation (/evaluate/v1, OFREP, the client-side snapshot) and\n' +
       'GET /health on server.host:server.http_port. SIGTERM or SIGINT stops accepting connections, lets\n' +
-      'in-flight requests finish (at most server.shutdown_timeout), closes the database and exits 0.',
+      'in-flight requests finish (at most server.shutdown_timeout), closes the database and exits 0.\n' +
+      'With nats.url set it also publishes every namespace\'s snapshot to the NATS bucket for `ensign evaluator`\n' +
+      'processes, and every nats.reconcile_interval republishes what the bucket lacks.',
+  },
+  {
+    name: 'evaluator',
+    summary: 'Run a stateless evaluation server fed by NATS (needs nats.url)',
+    description:
+      'Follows the snapshot bucket nats.bucket on nats.url (every namespace, then each change), keeps at most\n' +
+      'evaluator.max_namespaces compiled namespaces in memory, and serves evaluation (/evaluate/v1, OFREP, the\n' +
+      'client-side snapshot) on server.host:server.http_port. It opens no database. GET /health answers 503\n' +
+      'NOT_SERVING until the initial sync, then 200 SERVING with each namespace\'s revision and age. SIGTERM or\n' +
+      'SIGINT lets in-flight requests finish (at most server.shutdown_timeout) and exits 0; without nats.url it\n' +
+      'exits 2.',
   },
   {
     name: 'migrate',

@@ -1,5 +1,6 @@
 /** Runs one `ensign` invocation and resolves its exit code; `main.ts` binds it to the process. */
 import { parseCommandLine } from './cli.js';
+import { evaluatorCommand } from './commands/evaluator.command.js';
 import { migrateCommand } from './commands/migrate.command.js';
 import { serverCommand } from './commands/server.command.js';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/config.loader.js';
@@ -49,5 +50,6 @@ export async function run(argv: readonly string[], io: ProcessIo): Promise<numbe
   for (const warning of loaded.warnings) logger.warn(warning);
 
   if (invocation.command === 'migrate') return migrateCommand(loaded.config, logger, (line) => io.stdout(`${line}\n`));
+  if (invocation.command === 'evaluator') return evaluatorCommand(loaded.config, logger, io.waitForStop(), (line) => io.stderr(`${line}\n`));
   return serverCommand(loaded.config, logger, io.waitForStop());
 }

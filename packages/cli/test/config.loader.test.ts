@@ -27,7 +27,16 @@ test('without a file or environment every setting has its documented default', (
     server: { host: '127.0.0.1', http_port: 8080, grpc_port: 9000, body_limit: 1_048_576, shutdown_timeout: 30_000 },
     db: { url: 'file:./data/ensign.db', max_open_conn: 0, max_idle_conn: 2, conn_max_lifetime: 0 },
     evaluation: { hash: 'murmur3' },
+    nats: { url: '', bucket: 'ensign_snapshots', object_store: 'ensign_snapshot_docs', reconcile_interval: 30_000 },
+    evaluator: { max_namespaces: 1000 },
   });
+});
+
+test('nats.url is empty (scale-out off) by default and takes one or more NATS URLs', (t) => {
+  t.is(fromYaml('nats:\n  url: ""\n').config.nats.url, '');
+  t.is(loadConfig({ env: { ENSIGN_NATS_URL: 'nats://127.0.0.1:4222' } }).config.nats.url, 'nats://127.0.0.1:4222');
+  t.is(fromYaml('nats:\n  url: nats://a:4222,tls://b:4222\n').config.nats.url, 'nats://a:4222,tls://b:4222');
+  t.is(fromYaml('nats:\n  reconcile_interval: 5s\n').config.nats.reconcile_interval, 5000);
 });
 
 test('evaluation.hash selects Flipt\'s crc32 bucketing from the file or the environment', (t) => {
@@ -143,6 +152,12 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['db.max_idle_conn', 'db:\n  max_idle_conn: many', 'db.max_idle_conn: must be a non-negative integer (got "many")'],
   ['db.conn_max_lifetime', 'db:\n  conn_max_lifetime: 1d', 'db.conn_max_lifetime: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "1d")'],
   ['evaluation.hash', 'evaluation:\n  hash: md5', 'evaluation.hash: must be one of murmur3, crc32 (got "md5")'],
+  ['nats.url', 'nats:\n  url: http://nats:4222', 'nats.url: "http:" is not a NATS scheme (nats: or tls:) (got "http://nats:4222")'],
+  ['nats.url', 'nats:\n  url: localhost', 'nats.url: "localhost" is not a URL such as nats://127.0.0.1:4222 (got "localhost")'],
+  ['nats.bucket', 'nats:\n  bucket: ""', 'nats.bucket: must be a non-empty string (got "")'],
+  ['nats.object_store', 'nats:\n  object_store: [a]', 'nats.object_store: must be a non-empty string (got a list)'],
+  ['nats.reconcile_interval', 'nats:\n  reconcile_interval: often', 'nats.reconcile_interval: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "often")'],
+  ['evaluator.max_namespaces', 'evaluator:\n  max_namespaces: 0', 'evaluator.max_namespaces: must be an integer of at least 1 (got 0)'],
 ];
 
 for (const [key, yaml, message] of INVALID) {

@@ -34,6 +34,13 @@ test('migrate refuses an invalid configuration the same way', async (t) => {
   t.is(result.stderr, 'ensign: invalid configuration: db.url: unsupported scheme "oracle" (got "oracle://db/x")\n');
 });
 
+test('evaluator without nats.url exits 2 with one line naming the key, and opens no database', async (t) => {
+  const result = await ensign(['evaluator'], { ENSIGN_DB_URL: 'file:/nonexistent-dir/never.db' });
+  t.is(result.code, 2);
+  t.is(result.stderr, 'ensign: invalid configuration: nats.url: must be set for ensign evaluator, which reads its snapshots from NATS\n');
+  t.is(result.stdout, '');
+});
+
 test('a missing configuration file exits 2 naming the file', async (t) => {
   const result = await ensign(['server', '--config', '/does/not/exist.yml']);
   t.is(result.code, 2);

@@ -18,3 +18,6 @@ export { buildNamespaceSnapshot, buildSnapshotDocument, checksum } from './snaps
 export { SnapshotPublisher } from './snapshots/snapshot-publisher.js';
 export type { SnapshotPublisherOptions, SnapshotStateReader } from './snapshots/snapshot-publisher.js';
 export type { SnapshotSink } from './snapshots/snapshot-sink.js';
+export { CompositeSnapshotSink } from './snapshots/composite-snapshot-sink.js';
+export { SnapshotReconciler } from './snapshots/snapshot-reconciler.js';
+export type { ReconciledBus, ReconcileResult, SnapshotReconcilerOptions } from './snapshots/snapshot-reconciler.js';

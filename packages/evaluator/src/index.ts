@@ -8,3 +8,7 @@ export type { OfrepOptions } from './ofrep/ofrep.routes.js';
 export { gateFor } from './snapshot/server-version.js';
 export type { SnapshotGate } from './snapshot/server-version.js';
 export type { HeldSnapshot, SnapshotSource } from './snapshot-source.js';
+export { NatsSnapshotSource } from './nats-snapshot-source.js';
+export type { HeldNamespaceStatus, NatsSnapshotSourceOptions, SnapshotWatcher } from './nats-snapshot-source.js';
+export { createEvaluatorHealthHandler } from './evaluator-health.route.js';
+export type { EvaluatorHealthBody } from './evaluator-health.route.js';

@@ -12,9 +12,13 @@ export const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.
 /** The compiled executable that `npm start` and `npx ensign` run. */
 export const ensignMain = join(repositoryRoot, 'packages/cli/dist/src/main.js');
 
-/** How to start `ensign server`. */
+/** How to start `ensign server` (or `ensign evaluator`). */
 export interface StartOptions {
-  /** Extra arguments after `server`. */
+  /** The command to run; `server` by default. */
+  command?: 'server' | 'evaluator';
+  /** Resolve once `GET /health` answers 200 (default), or once it answers at all (`listening`). */
+  waitFor?: 'healthy' | 'listening';
+  /** Extra arguments after the command. */
   args?: string[];
   /** Environment on top of the inherited one (`ENSIGN_*` variables of the test runner are not inherited); `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
@@ -128,18 +132,19 @@ export async function runEnsign(
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function healthy(baseUrl: string): Promise<boolean> {
+async function healthy(baseUrl: string, waitFor: 'healthy' | 'listening'): Promise<boolean> {
   try {
     const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
     await res.arrayBuffer();
-    return res.status === 200;
+    return waitFor === 'listening' || res.status === 200;
   } catch {
     return false;
   }
 }
 
 async function startOnce(options: StartOptions, cwd: string, port: number): Promise<EnsignProcess> {
-  const args = ['server'];
+  const command = options.command ?? 'server';
+  const args: string[] = [command];
   if (options.config !== undefined) {
     const file = join(scratchDir('ensign-config-'), 'ensign.yml');
     writeFileSync(file, JSON.stringify(options.config, null, 2));
@@ -166,16 +171,16 @@ async function startOnce(options: StartOptions, cwd: string, port: number): Prom
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
-  while (!(await healthy(baseUrl))) {
+  while (!(await healthy(baseUrl, options.waitFor ?? 'healthy'))) {
     if (exitCode !== undefined) {
-      const err = new Error(`ensign server exited with code ${exitCode} before it was healthy:\n${output()}`);
+      const err = new Error(`ensign ${command} exited with code ${exitCode} before it was healthy:\n${output()}`);
       // Not enumerable, so test reports do not print the logs twice.
       Object.defineProperty(err, 'logs', { value: output(), enumerable: false });
       throw err;
     }
     if (Date.now() > deadline) {
       await stop('SIGKILL');
-      throw new Error(`ensign server was not healthy within ${options.startTimeoutMs ?? 60_000} ms:\n${output()}`);
+      throw new Error(`ensign ${command} was not healthy within ${options.startTimeoutMs ?? 60_000} ms:\n${output()}`);
     }
     await delay(50);
   }

@@ -80,11 +80,15 @@ export function duration(): Kind<number> {
   };
 }
 
-/** A non-empty string, optionally checked further by `check` (which throws an Error naming the problem). */
-export function text(options: { check?: (value: string) => void; redact?: (raw: string) => string } = {}): Kind<string> {
+/**
+ * A non-empty string (or, with `allowEmpty`, possibly empty to switch a feature off), optionally
+ * checked further by `check` (which throws an Error naming the problem).
+ */
+export function text(options: { check?: (value: string) => void; redact?: (raw: string) => string; allowEmpty?: boolean } = {}): Kind<string> {
   return {
     type: 'string',
     parse(raw) {
+      if (options.allowEmpty && typeof raw === 'string' && raw.trim() === '') return ok('');
       if (typeof raw !== 'string' || raw.trim() === '') return fail('must be a non-empty string');
       const value = raw.trim();
       if (options.check) {
@@ -96,7 +100,7 @@ export function text(options: { check?: (value: string) => void; redact?: (raw: 
       }
       return ok(value);
     },
-    format: String,
+    format: (value) => (value === '' ? '""' : value),
     ...(options.redact ? { redact: options.redact } : {}),
   };
 }

@@ -30,6 +30,18 @@ const checkDatabaseUrl = (url: string): void => {
   }
 };
 
+const checkNatsUrl = (urls: string): void => {
+  for (const url of urls.split(',')) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url.trim());
+    } catch {
+      throw new Error(`"${url.trim()}" is not a URL such as nats://127.0.0.1:4222`);
+    }
+    if (!['nats:', 'tls:'].includes(parsed.protocol)) throw new Error(`"${parsed.protocol}" is not a NATS scheme (nats: or tls:)`);
+  }
+};
+
 /** Every setting Ensign reads. Adding a setting is adding a line here. */
 export const SETTINGS = [
   setting('log.level', oneOf(['debug', 'info', 'warn', 'error'], { ignoreCase: true }), 'info', 'Lowest level of the JSON log lines written to stdout.'),
@@ -44,6 +56,11 @@ export const SETTINGS = [
   setting('db.max_idle_conn', integer(0), 2, 'Connections the pool keeps open while idle.'),
   setting('db.conn_max_lifetime', duration(), 0, 'Close pooled connections that stay idle longer than this (0 = never).'),
   setting('evaluation.hash', oneOf(['murmur3', 'crc32']), 'murmur3', 'Bucketing hash of percentages and distributions; crc32 reproduces Flipt\'s, so users keep their buckets.'),
+  setting('nats.url', text({ allowEmpty: true, check: checkNatsUrl, redact: redactUrlPassword }), '', 'NATS server(s) for scale-out, comma-separated (nats://host:4222); empty = no bus, single instance.'),
+  setting('nats.bucket', text(), 'ensign_snapshots', 'JetStream key-value bucket holding each namespace\'s latest snapshot.'),
+  setting('nats.object_store', text(), 'ensign_snapshot_docs', 'JetStream object store holding snapshot documents too large for one message.'),
+  setting('nats.reconcile_interval', duration(), 30_000, 'How often the server republishes namespaces whose snapshot in the bucket lags the database.'),
+  setting('evaluator.max_namespaces', integer(1), 1000, 'Most compiled namespaces an `ensign evaluator` holds in memory (least recently used dropped first).'),
 ] as const;
 
 type AnySetting = (typeof SETTINGS)[number];

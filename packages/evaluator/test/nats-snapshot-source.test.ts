@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import test from 'ava';
+import { openSnapshotBus } from '@ensign/bus';
+import type { NamespaceSnapshot, SnapshotDocument } from '@ensign/engine';
+import { connect } from 'nats';
+import { pino } from 'pino';
+import { NatsSnapshotSource } from '../src/index.js';
+
+const NATS_URL = 'nats://127.0.0.1:4222';
+
+function snapshot(namespaceKey: string, revision: number, flagKeys: string[], enabled = true): NamespaceSnapshot {
+  const document = {
+    namespace: { key: namespaceKey },
+    flags: flagKeys.map((key) => ({
+      key,
+      name: key,
+      description: '',
+      enabled,
+      type: 'BOOLEAN_FLAG_TYPE',
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z',
+      rules: [],
+      rollouts: [],
+    })),
+  } as SnapshotDocument;
+  return { namespaceKey, revision, checksum: createHash('sha256').update(JSON.stringify(document)).digest('hex'), document };
+}
+
+async function fresh(t: import('ava').ExecutionContext, maxNamespaces = 100) {
+  const id = randomBytes(6).toString('hex');
+  const names = { bucket: `ensign_t_${id}`, objectStore: `ensign_t_docs_${id}` };
+  const bus = openSnapshotBus({ url: NATS_URL, ...names });
+  const source = new NatsSnapshotSource({ bus, hash: 'murmur3', maxNamespaces, logger: pino({ level: 'silent' }) });
+  t.teardown(async () => {
+    await source.stop();
+    await bus.close();
+    const nc = await connect({ servers: NATS_URL });
+    const jsm = await nc.jetstreamManager();
+    for (const stream of [`KV_${names.bucket}`, `OBJ_${names.objectStore}`]) await jsm.streams.delete(stream).catch(() => false);
+    await nc.close();
+  });
+  return { bus, source };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const flagsOf = (source: NatsSnapshotSource, ns: string) => source.get(ns)?.snapshot.document.flags.map((f) => f.key);
+
+test('it is not ready until the bucket has been read, then holds every namespace compiled', async (t) => {
+  const { bus, source } = await fresh(t);
+  await bus.publish(snapshot('default', 3, ['a']));
+  await bus.publish(snapshot('shop', 5, ['b', 'c']));
+  t.false(source.ready());
+  t.is(source.get('default'), undefined);
+  await source.start();
+  await until(() => source.ready(), 'initial sync');
+  t.deepEqual(flagsOf(source, 'default'), ['a']);
+  t.deepEqual(flagsOf(source, 'shop'), ['b', 'c']);
+  t.true(source.get('shop')?.compiled !== undefined);
+  t.deepEqual(
+    [...source.namespaces()].map(([k, v]) => [k, v.revision]).sort(),
+    [
+      ['default', 3],
+      ['shop', 5],
+    ],
+  );
+});
+
+test('updates and deletes arrive after the sync; an empty bucket syncs too', async (t) => {
+  const { bus, source } = await fresh(t);
+  await source.start();
+  await until(() => source.ready(), 'initial sync');
+  await bus.publish(snapshot('default', 1, ['a']));
+  await until(() => source.get('default') !== undefined, 'the new namespace');
+  await bus.publish(snapshot('default', 2, ['a', 'b']));
+  await until(() => source.get('default')?.snapshot.revision === 2, 'the update');
+  t.deepEqual(flagsOf(source, 'default'), ['a', 'b']);
+  await bus.remove('default', 2);
+  await until(() => source.get('default') === undefined, 'the delete');
+  t.false(source.namespaces().has('default'));
+});
+
+test('a snapshot that does not compile never replaces the good one held', async (t) => {
+  const { bus, source } = await fresh(t);
+  await bus.publish(snapshot('default', 1, ['a']));
+  await source.start();
+  await until(() => source.ready(), 'initial sync');
+  // Two flags with the same key: a valid envelope carrying an invalid document.
+  await bus.publish(snapshot('default', 2, ['dup', 'dup']));
+  await bus.publish(snapshot('marker', 1, ['m']));
+  await until(() => source.get('marker') !== undefined, 'a later change');
+  t.is(source.get('default')?.snapshot.revision, 1);
+  t.deepEqual(flagsOf(source, 'default'), ['a']);
+});
+
+test('at most evaluator.max_namespaces namespaces are held, least recently used dropped first', async (t) => {
+  const { bus, source } = await fresh(t, 2);
+  await source.start();
+  await until(() => source.ready(), 'initial sync');
+  await bus.publish(snapshot('one', 1, ['a']));
+  await bus.publish(snapshot('two', 1, ['a']));
+  await until(() => source.get('two') !== undefined, 'two');
+  t.truthy(source.get('one'), 'used, so "two" is now the least recently used');
+  await bus.publish(snapshot('three', 1, ['a']));
+  await until(() => source.namespaces().has('three'), 'three');
+  t.deepEqual([...source.namespaces().keys()].sort(), ['one', 'three']);
+});
