@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
-import { invalidField } from '@ensign/core';
+import { invalidField, notFound, type OrderItems } from '@ensign/core';
+import { FlagModel } from './models/flag.model.js';
+import { nsOf } from './sql-util.js';
+import type { Transactor } from './transactor.js';
 
 /** The rules or rollouts of one flag, which share rank bookkeeping. */
 export interface RankedTable {
@@ -10,13 +13,20 @@ export interface RankedTable {
   noun: 'rule' | 'rollout';
 }
 
+/** Rank order, with creation and id breaking ties the same way on every engine. */
+export const BY_RANK = [{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }];
+
+/** A flag's rules (rollouts) by rank: their ids and ranks. */
+async function byRank(db: Knex, t: RankedTable, namespaceKey: string, flagKey: string): Promise<Array<{ id: string; rank: number }>> {
+  return (await db(t.table)
+    .select('id', 'rank')
+    .where({ namespace_key: namespaceKey, flag_key: flagKey })
+    .orderBy(BY_RANK)) as Array<{ id: string; rank: number }>;
+}
+
 /** Ids of a flag's rules (rollouts), by rank. */
 export async function idsByRank(db: Knex, t: RankedTable, namespaceKey: string, flagKey: string): Promise<string[]> {
-  const rows = (await db(t.table)
-    .select('id')
-    .where({ namespace_key: namespaceKey, flag_key: flagKey })
-    .orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }])) as Array<{ id: string }>;
-  return rows.map((r) => r.id);
+  return (await byRank(db, t, namespaceKey, flagKey)).map((r) => r.id);
 }
 
 /**
@@ -47,13 +57,37 @@ export async function renumber(
   flagKey: string,
   at: string,
 ): Promise<void> {
-  const rows = (await trx(t.table)
-    .select('id', 'rank')
-    .where({ namespace_key: namespaceKey, flag_key: flagKey })
-    .orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }])) as Array<{ id: string; rank: number }>;
-  for (const [i, row] of rows.entries()) {
+  for (const [i, row] of (await byRank(trx, t, namespaceKey, flagKey)).entries()) {
     if (Number(row.rank) !== i + 1) await trx(t.table).where({ id: row.id }).update({ rank: i + 1, updated_at: at });
   }
+}
+
+/** The order operation of rules (rollouts): the flag must exist; see `orderRanks`. */
+export function orderOnFlag(tx: Transactor, t: RankedTable, req: OrderItems): Promise<void> {
+  const ns = nsOf(req.namespaceKey);
+  const flagNotFound = () => notFound(`flag "${ns}/${req.flagKey}" not found`);
+  return tx.write(
+    ns,
+    async (trx, at) => {
+      if ((await FlagModel.query(trx).findById([ns, req.flagKey])) === undefined) throw flagNotFound();
+      await orderRanks(trx, t, ns, req.flagKey, req.ids, at);
+    },
+    { ifNamespaceMissing: flagNotFound },
+  );
+}
+
+/**
+ * Deletes one rule (rollout), whose parts go with it (ON DELETE CASCADE), and renumbers the rest;
+ * deleting one that does not exist succeeds and commits nothing.
+ */
+export function deleteRanked(tx: Transactor, t: RankedTable, namespaceKey: string, flagKey: string, id: string): Promise<void> {
+  const ns = nsOf(namespaceKey);
+  return tx.remove(ns, async (trx, at) => {
+    const deleted = await trx(t.table).where({ id, namespace_key: ns, flag_key: flagKey }).delete();
+    if (deleted === 0) return false;
+    await renumber(trx, t, ns, flagKey, at);
+    return true;
+  });
 }
 
 async function setRanks(trx: Knex.Transaction, t: RankedTable, ids: readonly string[], at: string): Promise<void> {

@@ -18,7 +18,7 @@ import { RolloutSegmentModel } from '../models/rollout-segment.model.js';
 import { RolloutThresholdModel } from '../models/rollout-threshold.model.js';
 import { RolloutModel } from '../models/rollout.model.js';
 import { applyWindow, fetchPage } from '../paging.js';
-import { orderRanks, renumber, ROLLOUTS } from '../ranking.js';
+import { BY_RANK, deleteRanked, orderOnFlag, ROLLOUTS } from '../ranking.js';
 import { firstMissingSegment, requestedSegmentKeys } from '../segment-keys.js';
 import { countRows, nsOf } from '../sql-util.js';
 import type { Transactor } from '../transactor.js';
@@ -80,7 +80,7 @@ export class KnexRolloutRepository {
         page,
         (limit, offset) =>
           applyWindow(
-            RolloutModel.query(db).where(where).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+            RolloutModel.query(db).where(where).orderBy(BY_RANK),
             limit,
             offset,
           ),
@@ -163,24 +163,10 @@ export class KnexRolloutRepository {
   }
 
   order(req: OrderItems): Promise<void> {
-    const ns = nsOf(req.namespaceKey);
-    return this.tx.write(
-      ns,
-      async (trx, at) => {
-        if ((await FlagModel.query(trx).findById([ns, req.flagKey])) === undefined) throw flagNotFound(ns, req.flagKey);
-        await orderRanks(trx, ROLLOUTS, ns, req.flagKey, req.ids, at);
-      },
-      { ifNamespaceMissing: () => flagNotFound(ns, req.flagKey) },
-    );
+    return orderOnFlag(this.tx, ROLLOUTS, req);
   }
 
   delete(namespaceKey: string, flagKey: string, id: string): Promise<void> {
-    const ns = nsOf(namespaceKey);
-    return this.tx.remove(ns, async (trx, at) => {
-      const deleted = await RolloutModel.query(trx).where({ id, namespace_key: ns, flag_key: flagKey }).delete();
-      if (deleted === 0) return false;
-      await renumber(trx, ROLLOUTS, ns, flagKey, at);
-      return true;
-    });
+    return deleteRanked(this.tx, ROLLOUTS, namespaceKey, flagKey, id);
   }
 }

@@ -7,13 +7,12 @@ import { FlagModel } from '../models/flag.model.js';
 import { RuleSegmentModel } from '../models/rule-segment.model.js';
 import { RuleModel } from '../models/rule.model.js';
 import { applyWindow, fetchPage } from '../paging.js';
-import { orderRanks, renumber, RULES } from '../ranking.js';
+import { BY_RANK, deleteRanked, orderOnFlag, RULES } from '../ranking.js';
 import { firstMissingSegment, requestedSegmentKeys } from '../segment-keys.js';
 import { countRows, nsOf } from '../sql-util.js';
 import type { Transactor } from '../transactor.js';
 
 const ruleNotFound = (ns: string, id: string) => notFound(`rule "${ns}/${id}" not found`);
-const flagNotFound = (ns: string, flagKey: string) => notFound(`flag "${ns}/${flagKey}" not found`);
 
 async function mustLoad(db: Knex, ns: string, flagKey: string, id: string): Promise<Rule> {
   const rule = await loadRule(db, ns, flagKey, id);
@@ -60,7 +59,7 @@ export class KnexRuleRepository {
         page,
         (limit, offset) =>
           applyWindow(
-            RuleModel.query(db).where(where).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+            RuleModel.query(db).where(where).orderBy(BY_RANK),
             limit,
             offset,
           ),
@@ -117,24 +116,10 @@ export class KnexRuleRepository {
   }
 
   order(req: OrderItems): Promise<void> {
-    const ns = nsOf(req.namespaceKey);
-    return this.tx.write(
-      ns,
-      async (trx, at) => {
-        if ((await FlagModel.query(trx).findById([ns, req.flagKey])) === undefined) throw flagNotFound(ns, req.flagKey);
-        await orderRanks(trx, RULES, ns, req.flagKey, req.ids, at);
-      },
-      { ifNamespaceMissing: () => flagNotFound(ns, req.flagKey) },
-    );
+    return orderOnFlag(this.tx, RULES, req);
   }
 
   delete(namespaceKey: string, flagKey: string, id: string): Promise<void> {
-    const ns = nsOf(namespaceKey);
-    return this.tx.remove(ns, async (trx, at) => {
-      const deleted = await RuleModel.query(trx).where({ id, namespace_key: ns, flag_key: flagKey }).delete();
-      if (deleted === 0) return false;
-      await renumber(trx, RULES, ns, flagKey, at);
-      return true;
-    });
+    return deleteRanked(this.tx, RULES, namespaceKey, flagKey, id);
   }
 }
