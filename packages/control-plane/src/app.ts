@@ -33,6 +33,8 @@ import { settleWritesMiddleware } from './http/settle-writes.middleware.js';
 import type { SnapshotsSettled } from './http/settle-writes.middleware.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import type { ManagementStore } from './store.js';
+import type { UiAssets } from './ui/ui-assets.js';
+import { uiMiddleware } from './ui/ui.middleware.js';
 
 /** Where the management API is mounted. */
 export const API_PREFIX = '/api/v1';
@@ -53,6 +55,8 @@ export interface AppDeps {
   metrics?: Registry;
   /** Authentication: `/auth/v1` and the checks on every API; everything is open without it. */
   auth?: AppAuth;
+  /** The web UI, served at `/` when given. */
+  ui?: UiAssets;
 }
 
 function apiRouter(
@@ -80,7 +84,8 @@ function apiRouter(
 
 /**
  * The control plane's HTTP app: `/api/v1` management routes, `/health`, given a registry
- * `/metrics`, and given authentication `/auth/v1` with every API behind it.
+ * `/metrics`, given authentication `/auth/v1` with every API behind it, and given the UI's files
+ * the UI at `/`.
  */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -96,6 +101,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestLogMiddleware(deps.logger));
   app.use(errorsMiddleware());
   app.use(stripTrailingSlash());
+  // The UI's pages and files are public: its login screen is what a caller without a credential needs.
+  if (deps.ui !== undefined) app.use(uiMiddleware(deps.ui));
   app.use(notFoundUnder(auth === undefined ? [API_PREFIX] : [API_PREFIX, AUTH_PREFIX]));
   if (auth !== undefined) {
     app.use(clearSessionOnUnauthenticated(auth.session));

@@ -1,5 +1,7 @@
 export { API_PREFIX, createApp } from './app.js';
 export type { AppDeps } from './app.js';
+export { createUiAssets } from './ui/ui-assets.js';
+export type { UiAsset, UiAssets, UiFile } from './ui/ui-assets.js';
 export type { AppState } from './http/app-state.js';
 export { DEFAULT_BODY_LIMIT_BYTES } from './http/body.middleware.js';
 export { HEALTH_TIMEOUT_MS } from './health/health.routes.js';

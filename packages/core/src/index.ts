@@ -143,6 +143,7 @@ export {
   ENTITY_ID_OPERATORS,
   NO_VALUE_OPERATORS,
   NUMBER_OPERATORS,
+  OPERATORS_BY_TYPE,
   STRING_OPERATORS,
 } from './validation/operators.js';
 export { checkSegmentRef, normaliseSegmentRef } from './validation/segment-keys.js';

@@ -14,6 +14,7 @@ import { listen, type RunningServer } from '../http-server.js';
 import { openConfiguredReadCache } from '../read-cache.js';
 import { openConfiguredBus, within } from '../snapshot-bus.js';
 import { configuredTls } from '../tls-files.js';
+import { loadUi } from '../ui-files.js';
 
 /** How long shutdown waits for snapshots still being published to NATS. */
 const BUS_DRAIN_MS = 5000;
@@ -105,7 +106,8 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
       },
     };
     const managed = readCache === undefined ? store : withReadCache(store, readCache.cache);
-    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, snapshots: settled, metrics, auth: authentication.app });
+    const ui = config.ui.enabled ? loadUi(logger) : undefined;
+    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, snapshots: settled, metrics, auth: authentication.app, ...(ui === undefined ? {} : { ui }) });
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator });
     // gRPC first: once /health answers, every port of the instance is served.
     grpc = await startGrpcListener({

@@ -65,6 +65,7 @@ export const SETTINGS = [
   setting('server.cert_key', text({ allowEmpty: true }), '', 'PEM private key of server.cert_file; required when server.protocol is https.'),
   setting('server.body_limit', integer(1), 1_048_576, 'Largest accepted request body (HTTP) or message (gRPC) in bytes; a larger one is refused with 413 (RESOURCE_EXHAUSTED).'),
   setting('server.shutdown_timeout', duration(), 30_000, 'On SIGTERM/SIGINT, how long in-flight requests may take before connections are closed.'),
+  setting('ui.enabled', boolean(), true, 'Serve the web UI at / (`ensign server`); false serves the APIs only.'),
   setting('db.url', text({ check: checkDatabaseUrl, redact: redactUrlPassword }), 'file:./data/ensign.db', 'Database URL: file:/sqlite: (SQLite file), postgres://, mysql://, cockroach://.'),
   setting('db.max_open_conn', integer(0), 0, 'Most open connections in the pool (0 = the default, 10; SQLite always uses one).'),
   setting('db.max_idle_conn', integer(0), 2, 'Connections the pool keeps open while idle.'),

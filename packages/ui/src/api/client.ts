@@ -1,0 +1,121 @@
+/**
+ * The one way the UI talks to the service: JSON over fetch to the public `/api/v1`, `/auth/v1`
+ * and `/evaluate/v1` routes, with the caller's credential (a browser session cookie plus its CSRF
+ * token, or a pasted static token) and errors turned into `ApiError`s that name their field.
+ */
+import { fieldOfMessage } from '../lib/field-errors.js';
+
+/** Where a pasted static token is kept: for this tab only, so closing it signs out. */
+const TOKEN_KEY = 'ensign.token';
+/** The header a browser session's CSRF token travels in (`GET /auth/v1/self` hands it out). */
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+/** An answer other than 2xx, with Flipt's `{code, message}` body when the service sent one. */
+export class ApiError extends Error {
+  /** The request field the message names (`key`, `threshold.percentage` …), when it names one. */
+  readonly field: string | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.field = fieldOfMessage(message);
+  }
+}
+
+type Listener = () => void;
+
+let csrfToken: string | undefined;
+const unauthenticatedListeners = new Set<Listener>();
+
+const storage = (): Storage | undefined => {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The pasted static token, when the user signed in with one. */
+export function storedToken(): string | undefined {
+  return storage()?.getItem(TOKEN_KEY) ?? undefined;
+}
+
+/** Signs in with a static token (or forgets it, given undefined). */
+export function setStaticToken(token: string | undefined): void {
+  if (token === undefined) storage()?.removeItem(TOKEN_KEY);
+  else storage()?.setItem(TOKEN_KEY, token);
+}
+
+/** Remembers the CSRF token of the browser session for the writes that follow. */
+export function setCsrfToken(token: string | undefined): void {
+  csrfToken = token;
+}
+
+/** Calls `listener` whenever the service answers 401: the credential is gone or was never there. */
+export function onUnauthenticated(listener: Listener): () => void {
+  unauthenticatedListeners.add(listener);
+  return () => unauthenticatedListeners.delete(listener);
+}
+
+export interface RequestOptions {
+  /** Do not tell the listeners about a 401 (the sign-in probes expect one). */
+  quiet401?: boolean;
+  signal?: AbortSignal;
+}
+
+/** The answer's body and headers, for the callers that need a header (the CSRF token). */
+export interface RawResponse<T> {
+  body: T;
+  headers: Headers;
+}
+
+const WRITES = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+/** Sends one request; resolves the parsed JSON body (undefined for an empty one). */
+export async function requestRaw<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<RawResponse<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = storedToken();
+  if (token !== undefined) headers['Authorization'] = `Bearer ${token}`;
+  else if (csrfToken !== undefined && WRITES.has(method)) headers[CSRF_HEADER] = csrfToken;
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 14, 'the service could not be reached; check your connection and try again');
+  }
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const error = parsed as { code?: unknown; message?: unknown } | undefined;
+    const message = typeof error?.message === 'string' && error.message !== '' ? error.message : `${response.status} ${response.statusText}`.trim();
+    if (response.status === 401 && !options.quiet401) for (const listener of unauthenticatedListeners) listener();
+    throw new ApiError(response.status, typeof error?.code === 'number' ? error.code : 0, message);
+  }
+  return { body: parsed as T, headers: response.headers };
+}
+
+/** Sends one request; resolves the parsed JSON body. */
+export async function request<T>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<T> {
+  return (await requestRaw<T>(method, path, body, options)).body;
+}
+
+/** Encodes one path segment (keys may hold characters such as `:`). */
+export const seg = (value: string): string => encodeURIComponent(value);

@@ -1,0 +1,203 @@
+/**
+ * Every route the UI calls, typed with the service's own wire types. Lists are read whole
+ * (`limit` 0): the screens filter and page them in the browser, which stays fast for thousands of
+ * flags and lets search cover every page.
+ */
+import type {
+  BooleanEvaluationResponse,
+  ComparisonType,
+  Constraint,
+  Distribution,
+  Flag,
+  FlagType,
+  MatchType,
+  Namespace,
+  Rollout,
+  Rule,
+  Segment,
+  SegmentOperator,
+  Variant,
+  VariantEvaluationResponse,
+} from '@ensign/core';
+import { request, requestRaw, seg } from './client.js';
+
+const api = (ns: string): string => `/api/v1/namespaces/${seg(ns)}`;
+const flagPath = (ns: string, flagKey: string): string => `${api(ns)}/flags/${seg(flagKey)}`;
+const segmentPath = (ns: string, segmentKey: string): string => `${api(ns)}/segments/${seg(segmentKey)}`;
+
+export interface NamespaceInput {
+  key: string;
+  name: string;
+  description: string;
+}
+export interface FlagInput {
+  key: string;
+  name: string;
+  description: string;
+  enabled: boolean;
+  type: FlagType;
+}
+export interface FlagUpdate {
+  name: string;
+  description: string;
+  enabled: boolean;
+  /** `""` clears the default variant. */
+  defaultVariantId: string;
+  /** Sent back as read: an update replaces the whole flag. */
+  metadata?: Record<string, unknown>;
+}
+export interface VariantInput {
+  key: string;
+  name: string;
+  description: string;
+  /** A JSON document as text, or `""`. */
+  attachment: string;
+}
+export interface SegmentInput {
+  key: string;
+  name: string;
+  description: string;
+  matchType: MatchType;
+}
+export interface ConstraintInput {
+  type: ComparisonType;
+  property: string;
+  operator: string;
+  value: string;
+  description: string;
+}
+/** One segment (`segmentKey`) or several (`segmentKeys` with their operator). */
+export interface SegmentRefInput {
+  segmentKey?: string;
+  segmentKeys?: string[];
+  segmentOperator?: SegmentOperator;
+}
+export interface DistributionInput {
+  variantId: string;
+  rollout: number;
+}
+export interface RolloutInput {
+  rank: number;
+  description: string;
+  segment?: SegmentRefInput & { value: boolean };
+  threshold?: { percentage: number; value: boolean };
+}
+export interface EvaluationInput {
+  namespaceKey: string;
+  flagKey: string;
+  entityId: string;
+  context: Record<string, string>;
+}
+
+/** `GET /auth/v1/method`: one entry per method, the OIDC providers by name. */
+export interface AuthMethodInfo {
+  method: 'METHOD_TOKEN' | 'METHOD_GITHUB' | 'METHOD_OIDC' | 'METHOD_KUBERNETES' | 'METHOD_JWT';
+  enabled: boolean;
+  sessionCompatible: boolean;
+  metadata?: {
+    authorize_url?: string;
+    providers?: Record<string, { authorize_url: string; callback_url: string }>;
+  };
+}
+export interface Authentication {
+  id?: string;
+  method: string;
+  expiresAt?: string;
+  createdAt: string;
+  updatedAt: string;
+  metadata: Record<string, string>;
+}
+export interface TokenInput {
+  name: string;
+  description: string;
+  /** RFC 3339, or omitted for a token that never expires. */
+  expiresAt?: string;
+  /** Ties the token to one namespace. */
+  namespaceKey?: string;
+}
+
+export const namespaces = {
+  list: async (): Promise<Namespace[]> => (await request<{ namespaces: Namespace[] }>('GET', '/api/v1/namespaces')).namespaces,
+  create: (input: NamespaceInput): Promise<Namespace> => request('POST', '/api/v1/namespaces', input),
+  update: (key: string, input: Omit<NamespaceInput, 'key'>): Promise<Namespace> => request('PUT', `/api/v1/namespaces/${seg(key)}`, input),
+  delete: (key: string): Promise<void> => request('DELETE', `/api/v1/namespaces/${seg(key)}`),
+};
+
+export const flags = {
+  list: async (ns: string): Promise<Flag[]> => (await request<{ flags: Flag[] }>('GET', `${api(ns)}/flags`)).flags,
+  get: (ns: string, key: string): Promise<Flag> => request('GET', flagPath(ns, key)),
+  create: (ns: string, input: FlagInput): Promise<Flag> => request('POST', `${api(ns)}/flags`, input),
+  update: (ns: string, key: string, input: FlagUpdate): Promise<Flag> => request('PUT', flagPath(ns, key), input),
+  delete: (ns: string, key: string): Promise<void> => request('DELETE', flagPath(ns, key)),
+};
+
+export const variants = {
+  create: (ns: string, flagKey: string, input: VariantInput): Promise<Variant> => request('POST', `${flagPath(ns, flagKey)}/variants`, input),
+  update: (ns: string, flagKey: string, id: string, input: VariantInput): Promise<Variant> =>
+    request('PUT', `${flagPath(ns, flagKey)}/variants/${seg(id)}`, input),
+  delete: (ns: string, flagKey: string, id: string): Promise<void> => request('DELETE', `${flagPath(ns, flagKey)}/variants/${seg(id)}`),
+};
+
+export const rules = {
+  list: async (ns: string, flagKey: string): Promise<Rule[]> => (await request<{ rules: Rule[] }>('GET', `${flagPath(ns, flagKey)}/rules`)).rules,
+  create: (ns: string, flagKey: string, input: SegmentRefInput & { rank: number }): Promise<Rule> => request('POST', `${flagPath(ns, flagKey)}/rules`, input),
+  update: (ns: string, flagKey: string, id: string, input: SegmentRefInput): Promise<Rule> => request('PUT', `${flagPath(ns, flagKey)}/rules/${seg(id)}`, input),
+  delete: (ns: string, flagKey: string, id: string): Promise<void> => request('DELETE', `${flagPath(ns, flagKey)}/rules/${seg(id)}`),
+  order: (ns: string, flagKey: string, ruleIds: string[]): Promise<void> => request('PUT', `${flagPath(ns, flagKey)}/rules/order`, { ruleIds }),
+};
+
+export const distributions = {
+  create: (ns: string, flagKey: string, ruleId: string, input: DistributionInput): Promise<Distribution> =>
+    request('POST', `${flagPath(ns, flagKey)}/rules/${seg(ruleId)}/distributions`, input),
+  update: (ns: string, flagKey: string, ruleId: string, id: string, input: DistributionInput): Promise<Distribution> =>
+    request('PUT', `${flagPath(ns, flagKey)}/rules/${seg(ruleId)}/distributions/${seg(id)}`, input),
+  delete: (ns: string, flagKey: string, ruleId: string, id: string, variantId: string): Promise<void> =>
+    request('DELETE', `${flagPath(ns, flagKey)}/rules/${seg(ruleId)}/distributions/${seg(id)}?variantId=${seg(variantId)}`),
+};
+
+export const rollouts = {
+  list: async (ns: string, flagKey: string): Promise<Rollout[]> => (await request<{ rules: Rollout[] }>('GET', `${flagPath(ns, flagKey)}/rollouts`)).rules,
+  create: (ns: string, flagKey: string, input: RolloutInput): Promise<Rollout> => request('POST', `${flagPath(ns, flagKey)}/rollouts`, input),
+  update: (ns: string, flagKey: string, id: string, input: Omit<RolloutInput, 'rank'>): Promise<Rollout> =>
+    request('PUT', `${flagPath(ns, flagKey)}/rollouts/${seg(id)}`, input),
+  delete: (ns: string, flagKey: string, id: string): Promise<void> => request('DELETE', `${flagPath(ns, flagKey)}/rollouts/${seg(id)}`),
+  order: (ns: string, flagKey: string, rolloutIds: string[]): Promise<void> => request('PUT', `${flagPath(ns, flagKey)}/rollouts/order`, { rolloutIds }),
+};
+
+export const segments = {
+  list: async (ns: string): Promise<Segment[]> => (await request<{ segments: Segment[] }>('GET', `${api(ns)}/segments`)).segments,
+  get: (ns: string, key: string): Promise<Segment> => request('GET', segmentPath(ns, key)),
+  create: (ns: string, input: SegmentInput): Promise<Segment> => request('POST', `${api(ns)}/segments`, input),
+  update: (ns: string, key: string, input: Omit<SegmentInput, 'key'>): Promise<Segment> => request('PUT', segmentPath(ns, key), input),
+  delete: (ns: string, key: string): Promise<void> => request('DELETE', segmentPath(ns, key)),
+};
+
+export const constraints = {
+  create: (ns: string, segmentKey: string, input: ConstraintInput): Promise<Constraint> => request('POST', `${segmentPath(ns, segmentKey)}/constraints`, input),
+  update: (ns: string, segmentKey: string, id: string, input: ConstraintInput): Promise<Constraint> =>
+    request('PUT', `${segmentPath(ns, segmentKey)}/constraints/${seg(id)}`, input),
+  delete: (ns: string, segmentKey: string, id: string): Promise<void> => request('DELETE', `${segmentPath(ns, segmentKey)}/constraints/${seg(id)}`),
+};
+
+export const evaluation = {
+  variant: (input: EvaluationInput): Promise<VariantEvaluationResponse> => request('POST', `/evaluate/v1/namespaces/${seg(input.namespaceKey)}/variant`, input),
+  boolean: (input: EvaluationInput): Promise<BooleanEvaluationResponse> => request('POST', `/evaluate/v1/namespaces/${seg(input.namespaceKey)}/boolean`, input),
+};
+
+export const auth = {
+  methods: async (): Promise<AuthMethodInfo[]> => (await request<{ methods: AuthMethodInfo[] }>('GET', '/auth/v1/method', undefined, { quiet401: true })).methods,
+  /** The caller's authentication and, for a browser session, its CSRF token. */
+  self: async (): Promise<{ authentication: Authentication; csrfToken: string | undefined }> => {
+    const { body, headers } = await requestRaw<Authentication>('GET', '/auth/v1/self', undefined, { quiet401: true });
+    return { authentication: body, csrfToken: headers.get('X-CSRF-Token') ?? undefined };
+  },
+  /** Ends the caller's authentication now (and clears the session cookie). */
+  expireSelf: (): Promise<void> => request('PUT', '/auth/v1/self/expire', undefined, { quiet401: true }),
+  /** The URL to send the browser to for a login through `path` (`oidc/<provider>` or `github`). */
+  authorize: async (path: string, state: string): Promise<string> =>
+    (await request<{ authorizeUrl: string }>('GET', `/auth/v1/method/${path}/authorize?state=${seg(state)}`, undefined, { quiet401: true })).authorizeUrl,
+  tokens: async (): Promise<Authentication[]> =>
+    (await request<{ authentications: Authentication[] }>('GET', '/auth/v1/tokens?method=METHOD_TOKEN')).authentications,
+  createToken: (input: TokenInput): Promise<{ clientToken: string; authentication: Authentication }> => request('POST', '/auth/v1/method/token', input),
+  deleteToken: (id: string): Promise<void> => request('DELETE', `/auth/v1/tokens/${seg(id)}`),
+};

@@ -1,0 +1,61 @@
+/**
+ * A modal dialog on the native `<dialog>` element: focus moves into it and stays there, Escape
+ * closes it, and focus returns to what opened it. Forms inside submit with Enter.
+ */
+import { type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+
+export interface DialogProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons at the bottom; with `onSubmit` the body is a form and a submit button belongs here. */
+  footer?: ReactNode;
+  onSubmit?: () => void;
+  /** Wider dialogs for editors (attachments, distributions). */
+  wide?: boolean;
+}
+
+export function Dialog({ open, title, onClose, children, footer, onSubmit, wide }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog === null) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit?.();
+  };
+
+  const body = (
+    <>
+      <header className="dialog-header">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <div className="dialog-body">{children}</div>
+      {footer !== undefined && <footer className="dialog-footer">{footer}</footer>}
+    </>
+  );
+
+  return (
+    <dialog
+      ref={ref}
+      className={wide ? 'dialog dialog-wide' : 'dialog'}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      {open && (onSubmit === undefined ? body : <form onSubmit={submit} noValidate>{body}</form>)}
+    </dialog>
+  );
+}

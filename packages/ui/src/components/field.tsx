@@ -1,0 +1,39 @@
+/** A labelled form control with its hint and, when the service refused it, the reason next to it. */
+import { cloneElement, type ReactElement, useId } from 'react';
+
+export interface FieldProps {
+  label: string;
+  /** The service's message about this field. */
+  error?: string | undefined;
+  hint?: string;
+  /** One input, select or textarea; it gets the id, and aria attributes for the hint and error. */
+  children: ReactElement<{ id?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }>;
+  className?: string;
+}
+
+export function Field({ label, error, hint, children, className }: FieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint === undefined ? undefined : hintId, error === undefined ? undefined : errorId].filter(Boolean).join(' ');
+  return (
+    <div className={['field', error === undefined ? '' : 'field-invalid', className ?? ''].join(' ').trim()}>
+      <label htmlFor={id}>{label}</label>
+      {cloneElement(children, {
+        id,
+        'aria-invalid': error !== undefined,
+        ...(describedBy === '' ? {} : { 'aria-describedby': describedBy }),
+      })}
+      {hint !== undefined && (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error !== undefined && (
+        <p className="field-error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+/** The namespace the UI works in: the `:ns` of the path, remembered for the next visit. */
+import { useParams } from 'react-router';
+
+const KEY = 'ensign.namespace';
+
+export function useNamespace(): string {
+  return useParams().ns ?? lastNamespace();
+}
+
+export function lastNamespace(): string {
+  try {
+    return window.localStorage.getItem(KEY) ?? 'default';
+  } catch {
+    return 'default';
+  }
+}
+
+export function rememberNamespace(ns: string): void {
+  try {
+    window.localStorage.setItem(KEY, ns);
+  } catch {
+    // Not remembered: the next visit opens `default`.
+  }
+}
+
+/** Paths of the namespaced pages. */
+export const paths = {
+  flags: (ns: string) => `/namespaces/${encodeURIComponent(ns)}/flags`,
+  flag: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/flags/${encodeURIComponent(key)}`,
+  segments: (ns: string) => `/namespaces/${encodeURIComponent(ns)}/segments`,
+  segment: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/segments/${encodeURIComponent(key)}`,
+  console: (ns: string, flagKey?: string) => `/namespaces/${encodeURIComponent(ns)}/console${flagKey === undefined ? '' : `?flag=${encodeURIComponent(flagKey)}`}`,
+  namespaces: () => '/settings/namespaces',
+  tokens: () => '/settings/tokens',
+};

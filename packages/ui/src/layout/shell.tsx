@@ -1,0 +1,81 @@
+/** The frame around every page: top bar (namespace, theme, caller), navigation, and the page. */
+import { useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { callerName, useSession } from '../auth/session.js';
+import { NamespaceSwitcher } from './namespace-switcher.js';
+import { paths, useNamespace } from './namespace.js';
+import { type Theme, useTheme } from './theme.js';
+
+const THEMES: ReadonlyArray<[Theme, string]> = [
+  ['system', 'System theme'],
+  ['light', 'Light theme'],
+  ['dark', 'Dark theme'],
+];
+
+export function Shell() {
+  const ns = useNamespace();
+  const session = useSession();
+  const [theme, setTheme] = useTheme();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  const name = session.state.kind === 'signed-in' ? callerName(session.state.authentication) : undefined;
+  const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <button type="button" className="icon-button menu-button" aria-label="Menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen((o) => !o)}>
+          ☰
+        </button>
+        <NavLink to={paths.flags(ns)} className="brand">
+          <img src="/favicon.svg" alt="" width={24} height={24} />
+          <span>Ensign</span>
+        </NavLink>
+        <NamespaceSwitcher current={ns} />
+        <div className="topbar-spacer" />
+        <select className="theme-select" aria-label="Theme" value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
+          {THEMES.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+        {session.state.kind === 'signed-in' && (
+          <div className="caller">
+            <span className="caller-name" title={session.state.authentication.method}>
+              {name}
+            </span>
+            <button type="button" className="button button-small" onClick={() => void session.signOut()}>
+              Sign out
+            </button>
+          </div>
+        )}
+      </header>
+      <nav id="sidebar" className={menuOpen ? 'sidebar open' : 'sidebar'} aria-label="Main" onClick={() => setMenuOpen(false)}>
+        <p className="nav-heading">Namespace {ns}</p>
+        <NavLink to={paths.flags(ns)} className={navClass}>
+          Flags
+        </NavLink>
+        <NavLink to={paths.segments(ns)} className={navClass}>
+          Segments
+        </NavLink>
+        <NavLink to={paths.console(ns)} className={navClass}>
+          Console
+        </NavLink>
+        <p className="nav-heading">Settings</p>
+        <NavLink to={paths.namespaces()} className={navClass}>
+          Namespaces
+        </NavLink>
+        <NavLink to={paths.tokens()} className={navClass}>
+          API tokens
+        </NavLink>
+      </nav>
+      <main id="main" className="content" key={location.pathname.split('/').slice(0, 4).join('/')}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/page-header.js';
+
+export function NamespacesPage() {
+  return <PageHeader title="Namespaces" />;
+}

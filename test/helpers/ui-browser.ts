@@ -1,0 +1,76 @@
+/**
+ * A real Chromium (Debian's, at /usr/bin/chromium) driven by playwright-core, for the UI's
+ * end-to-end tests. Each test file launches one browser; each test opens pages in a context of its
+ * own (its own cookies and storage). Script errors on a page fail the test that opened it, and
+ * screenshots land in test/artifacts/screenshots.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repositoryRoot } from '@ensign/testkit';
+import type { ExecutionContext } from 'ava';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** The browser the tests drive; `ENSIGN_TEST_CHROMIUM` points elsewhere. */
+export const CHROMIUM_PATH = process.env['ENSIGN_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
+
+/** Where screenshots are written (gitignored; CI keeps them as artifacts). */
+export const SCREENSHOT_DIR = join(repositoryRoot, 'test', 'artifacts', 'screenshots');
+
+/** Headless, and without the background traffic a closed network refuses. */
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+}
+
+export interface PageOptions {
+  /** 1280×800 by default. */
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+}
+
+export interface OpenedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Script errors and failed console lines seen so far (each fails the test at `close`). */
+  errors: string[];
+  /** Closes the context; fails `t` when the page threw or logged an error. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `baseUrl` + `path` in a fresh context. `allowConsoleErrors` lists patterns of console
+ * errors a test provokes on purpose (a refused request logs one in Chromium).
+ */
+export async function openPage(t: ExecutionContext, browser: Browser, url: string, options: PageOptions & { allowConsoleErrors?: RegExp[] } = {}): Promise<OpenedPage> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const allowed = options.allowConsoleErrors ?? [/Failed to load resource: the server responded with a status of 4\d\d/];
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !allowed.some((pattern) => pattern.test(message.text()))) errors.push(`console error: ${message.text()}`);
+  });
+  await page.goto(url);
+  return {
+    page,
+    context,
+    errors,
+    async close() {
+      await context.close();
+      t.deepEqual(errors, [], 'the page raised no script errors');
+    },
+  };
+}
+
+/** Saves a PNG of the page as test/artifacts/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: options.fullPage ?? false, animations: 'disabled' });
+  return path;
+}
