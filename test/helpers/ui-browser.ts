@@ -27,6 +27,8 @@ export interface PageOptions {
   /** 1280×800 by default. */
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
+  /** The browser's time zone (IANA name); the machine's by default. */
+  timezoneId?: string;
 }
 
 export interface OpenedPage {
@@ -46,6 +48,7 @@ export async function openPage(t: ExecutionContext, browser: Browser, url: strin
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
     colorScheme: options.colorScheme ?? 'light',
+    ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
   });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();

@@ -45,7 +45,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
         onClose={() => answer(false)}
         footer={
           <>
-            <button type="button" className="button" autoFocus onClick={() => answer(false)}>
+            <button type="button" className="button" autoFocus data-autofocus onClick={() => answer(false)}>
               Cancel
             </button>
             <button type="button" className={pending?.danger === false ? 'button button-primary' : 'button button-danger'} onClick={() => answer(true)}>

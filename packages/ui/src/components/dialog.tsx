@@ -1,5 +1,6 @@
 /**
- * A modal dialog on the native `<dialog>` element: focus moves into it and stays there, Escape
+ * A modal dialog on the native `<dialog>` element: focus moves into it (to the element marked
+ * `data-autofocus`, else the first field) and stays there, Escape
  * closes it, and focus returns to what opened it. Forms inside submit with Enter.
  */
 import { type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
@@ -23,7 +24,14 @@ export function Dialog({ open, title, onClose, children, footer, onSubmit, wide 
   useEffect(() => {
     const dialog = ref.current;
     if (dialog === null) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // React's autoFocus runs while the dialog is still closed: move focus once it is shown.
+      const target =
+        dialog.querySelector<HTMLElement>('[data-autofocus]') ??
+        dialog.querySelector<HTMLElement>('.dialog-body :is(input, select, textarea):not([readonly], [disabled], [type="hidden"])');
+      target?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
 

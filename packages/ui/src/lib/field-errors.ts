@@ -10,6 +10,7 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, string | ((m: RegExpMatchArray) 
   [/ is not unique$/, 'key'],
   [/^parsing datetime from /, 'value'],
   [/^invalid value provided for property /, 'value'],
+  [/^too many values provided for property /, 'value'],
   [/^constraint operator .* is not valid for type /, 'operator'],
   [/^invalid constraint type: /, 'type'],
   [/^property is .* instead of /, 'property'],

@@ -1,5 +1,82 @@
+/** One segment: its details, its constraints, and deleting it. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../../api/client.js';
+import { segments } from '../../api/endpoints.js';
+import { queryKeys } from '../../api/query-keys.js';
+import { useConfirm } from '../../components/confirm.js';
+import { CopyButton } from '../../components/copy-button.js';
 import { PageHeader } from '../../components/page-header.js';
+import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
+import { useToast } from '../../components/toast.js';
+import { paths, useNamespace } from '../../layout/namespace.js';
+import { matchTypeLabel } from '../../lib/segment-search.js';
+import { ConstraintsCard } from './constraints-card.js';
+import { SegmentDetailsCard } from './segment-details-card.js';
+import './segments.css';
 
 export function SegmentPage() {
-  return <PageHeader title="Segment" />;
+  const ns = useNamespace();
+  const segmentKey = useParams().segmentKey ?? '';
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const segment = useQuery({ queryKey: queryKeys.segment(ns, segmentKey), queryFn: () => segments.get(ns, segmentKey) });
+  const remove = useMutation({
+    mutationFn: () => segments.delete(ns, segmentKey),
+    onSuccess: async () => {
+      queries.removeQueries({ queryKey: queryKeys.segment(ns, segmentKey) });
+      await queries.invalidateQueries({ queryKey: queryKeys.segments(ns) });
+      toast(`Segment "${segmentKey}" deleted`);
+      void navigate(paths.segments(ns));
+    },
+  });
+
+  const back = <Link to={paths.segments(ns)}>Back to segments</Link>;
+  if (segment.isPending) return <Loading label="Loading segment…" />;
+  if (segment.isError) {
+    if (segment.error instanceof ApiError && segment.error.status === 404) return <NotFound what={`Segment "${segmentKey}"`} back={back} />;
+    return <ErrorBanner error={segment.error} onRetry={() => void segment.refetch()} />;
+  }
+
+  const data = segment.data;
+  const askDelete = async () => {
+    const ok = await confirm({
+      title: 'Delete segment',
+      message: (
+        <>
+          Delete the segment <strong>{data.name}</strong> (<code>{data.key}</code>) and its {data.constraints.length} constraint{data.constraints.length === 1 ? '' : 's'}? The
+          service refuses while rules or rollouts use it.
+        </>
+      ),
+      action: 'Delete segment',
+    });
+    if (ok) remove.mutate();
+  };
+
+  return (
+    <>
+      <nav className="breadcrumbs" aria-label="Breadcrumbs">
+        <Link to={paths.segments(ns)}>Segments</Link> / <span>{data.key}</span>
+      </nav>
+      <PageHeader
+        title={data.name}
+        actions={
+          <button type="button" className="button button-danger" disabled={remove.isPending} onClick={() => void askDelete()}>
+            Delete segment
+          </button>
+        }
+      >
+        <p className="page-subtitle segment-subtitle">
+          <code>{data.key}</code>
+          <CopyButton text={data.key} label="Copy key" className="button button-small button-ghost" />
+          <span className={data.matchType === 'ANY_MATCH_TYPE' ? 'badge badge-warning' : 'badge badge-accent'}>Match {matchTypeLabel(data.matchType).toLowerCase()}</span>
+        </p>
+      </PageHeader>
+      <ErrorBanner error={remove.error} />
+      <SegmentDetailsCard key={data.key} ns={ns} segment={data} />
+      <ConstraintsCard ns={ns} segment={data} />
+    </>
+  );
 }

@@ -1,5 +1,110 @@
+/** The namespaces of the service: create, edit, delete (asks first; the service refuses a protected one), and a way into each one's flags. */
+import type { Namespace } from '@ensign/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { namespaces } from '../../api/endpoints.js';
+import { queryKeys } from '../../api/query-keys.js';
+import { useConfirm } from '../../components/confirm.js';
 import { PageHeader } from '../../components/page-header.js';
+import { ErrorBanner, Loading } from '../../components/status.js';
+import { useToast } from '../../components/toast.js';
+import { lastNamespace, paths, rememberNamespace } from '../../layout/namespace.js';
+import { NamespaceDialog } from './namespace-dialog.js';
+import './namespaces-page.css';
 
 export function NamespacesPage() {
-  return <PageHeader title="Namespaces" />;
+  const [dialog, setDialog] = useState<{ open: boolean; namespace: Namespace | undefined }>({ open: false, namespace: undefined });
+  const list = useQuery({ queryKey: queryKeys.namespaces, queryFn: namespaces.list });
+  const queries = useQueryClient();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const remove = useMutation({
+    mutationFn: (key: string) => namespaces.delete(key),
+    onSuccess: async (_, key) => {
+      if (lastNamespace() === key) rememberNamespace('default');
+      queries.removeQueries({ queryKey: queryKeys.namespace(key) });
+      await queries.invalidateQueries({ queryKey: queryKeys.namespaces });
+      toast(`Namespace "${key}" deleted`);
+    },
+  });
+
+  const askDelete = async (ns: Namespace) => {
+    const ok = await confirm({
+      title: 'Delete namespace',
+      message: (
+        <>
+          Delete the namespace <strong>{ns.name}</strong> (<code>{ns.key}</code>) and its segments? The service refuses while it still has flags
+          {ns.protected ? ', and it refuses a protected namespace' : ''}.
+        </>
+      ),
+      action: 'Delete namespace',
+    });
+    if (ok) remove.mutate(ns.key);
+  };
+
+  const newButton = (
+    <button type="button" className="button button-primary" onClick={() => setDialog({ open: true, namespace: undefined })}>
+      New namespace
+    </button>
+  );
+  return (
+    <>
+      <PageHeader title="Namespaces" subtitle="Each namespace holds its own flags and segments; clients name one when they evaluate." actions={newButton} />
+      <ErrorBanner error={remove.error} />
+      <NamespaceDialog open={dialog.open} namespace={dialog.namespace} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+      {list.isPending ? (
+        <Loading label="Loading namespaces…" />
+      ) : list.isError ? (
+        <ErrorBanner error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <div className="card">
+          <div className="table-wrap">
+            <table className="table namespaces-table">
+              <thead>
+                <tr>
+                  <th scope="col">Key</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Protected</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.map((ns) => (
+                  <tr key={ns.key}>
+                    <td data-label="Key">
+                      <code>{ns.key}</code>
+                    </td>
+                    <td className="namespace-name" data-label="Name">{ns.name}</td>
+                    <td className="muted" data-label="Description">{ns.description}</td>
+                    <td data-label="Protected">{ns.protected ? <span className="badge badge-warning">Protected</span> : <span className="muted">No</span>}</td>
+                    <td className="actions">
+                      <Link className="button button-small button-ghost" to={paths.flags(ns.key)} aria-label={`Flags of ${ns.key}`}>
+                        Flags
+                      </Link>
+                      <button type="button" className="button button-small button-ghost" aria-label={`Edit namespace ${ns.key}`} onClick={() => setDialog({ open: true, namespace: ns })}>
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-small button-ghost danger-text"
+                        aria-label={`Delete namespace ${ns.key}`}
+                        disabled={remove.isPending}
+                        onClick={() => void askDelete(ns)}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+    </>
+  );
 }

@@ -1,0 +1,107 @@
+/** The answer of one evaluation: match or enabled, variant, reason in words, matched segments, attachment, timings and the raw JSON. */
+import type { BooleanEvaluationResponse, VariantEvaluationResponse } from '@ensign/core';
+import { Link } from 'react-router';
+import { paths } from '../../layout/namespace.js';
+import { type EvaluationKind, type EvaluationRequestBody, prettyAttachment, reasonText } from '../../lib/evaluation-console.js';
+
+/** One finished evaluation: what was asked and what the service answered. */
+export interface Evaluation {
+  kind: EvaluationKind;
+  body: EvaluationRequestBody;
+  response: VariantEvaluationResponse | BooleanEvaluationResponse;
+  /** Milliseconds from sending the request to reading the answer, as the browser measured it. */
+  roundTripMs: number;
+}
+
+const formatMs = (ms: number): string => (ms < 1 ? `${ms.toFixed(3)} ms` : ms < 100 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`);
+
+export function EvaluationResult({ evaluation }: { evaluation: Evaluation }) {
+  const { kind, body, response } = evaluation;
+  const variant = kind === 'variant' ? (response as VariantEvaluationResponse) : undefined;
+  const boolean = kind === 'boolean' ? (response as BooleanEvaluationResponse) : undefined;
+  const positive = variant?.match ?? boolean?.enabled ?? false;
+  const attachment = prettyAttachment(variant?.variantAttachment ?? '');
+
+  return (
+    <div className="evaluation-result">
+      <div className={positive ? 'result-headline result-positive' : 'result-headline'}>
+        {variant !== undefined ? (
+          variant.match ? (
+            <>
+              <span className="badge badge-on">Match</span> variant <code className="result-variant">{variant.variantKey}</code>
+            </>
+          ) : (
+            <>
+              <span className="badge badge-off">No match</span>
+              {variant.variantKey !== '' && (
+                <>
+                  {' '}
+                  default variant <code className="result-variant">{variant.variantKey}</code>
+                </>
+              )}
+            </>
+          )
+        ) : (
+          <span className={boolean?.enabled ? 'badge badge-on' : 'badge badge-off'}>{boolean?.enabled ? 'Enabled' : 'Disabled'}</span>
+        )}
+      </div>
+      <dl className="result-list">
+        <dt>Flag</dt>
+        <dd>
+          <Link to={paths.flag(body.namespaceKey, response.flagKey || body.flagKey)}>
+            <code>{response.flagKey || body.flagKey}</code>
+          </Link>{' '}
+          <span className="muted">({kind})</span>
+        </dd>
+        {variant !== undefined && (
+          <>
+            <dt>Match</dt>
+            <dd>{variant.match ? 'Yes' : 'No'}</dd>
+            <dt>Variant</dt>
+            <dd>{variant.variantKey === '' ? <span className="muted">none</span> : <code>{variant.variantKey}</code>}</dd>
+          </>
+        )}
+        {boolean !== undefined && (
+          <>
+            <dt>Enabled</dt>
+            <dd>{boolean.enabled ? 'Yes' : 'No'}</dd>
+          </>
+        )}
+        <dt>Reason</dt>
+        <dd>
+          {reasonText(kind, response.reason)} <span className="muted mono reason-code">{response.reason}</span>
+        </dd>
+        <dt>Segments</dt>
+        <dd>
+          {response.segmentKeys.length === 0 ? (
+            <span className="muted">none matched</span>
+          ) : (
+            <ul className="inline-list" aria-label="Matched segments">
+              {response.segmentKeys.map((key) => (
+                <li key={key}>
+                  <Link to={paths.segment(body.namespaceKey, key)}>
+                    <code>{key}</code>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+        {variant !== undefined && (
+          <>
+            <dt>Attachment</dt>
+            <dd>{attachment === '' ? <span className="muted">none</span> : <pre className="block attachment">{attachment}</pre>}</dd>
+          </>
+        )}
+        <dt>Duration</dt>
+        <dd>
+          {formatMs(response.requestDurationMillis)} in the service · {formatMs(evaluation.roundTripMs)} round trip
+        </dd>
+      </dl>
+      <details className="raw-response">
+        <summary>Raw response</summary>
+        <pre className="block">{JSON.stringify(response, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}

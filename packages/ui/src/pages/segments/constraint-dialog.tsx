@@ -1,0 +1,143 @@
+/**
+ * Adds or edits one constraint. The type decides the operators offered (those the service allows)
+ * and the operator the value input; a refused save shows the service's message next to the field
+ * it names and keeps everything typed.
+ */
+import type { ComparisonType, Constraint } from '@ensign/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { constraints } from '../../api/endpoints.js';
+import { queryKeys } from '../../api/query-keys.js';
+import { Dialog } from '../../components/dialog.js';
+import { Field } from '../../components/field.js';
+import { ErrorBanner } from '../../components/status.js';
+import { useToast } from '../../components/toast.js';
+import { formErrors } from '../../hooks/form-errors.js';
+import { type ConstraintDraft, draftFromConstraint, draftWithType, emptyDraft, requestOfDraft } from '../../lib/constraint-draft.js';
+import { COMPARISON_TYPES, ENTITY_ID_PROPERTY, operatorsFor, typeLabel, valueKind } from '../../lib/constraint-operators.js';
+import { ConstraintValueField } from './constraint-value-field.js';
+
+const FIELDS = ['type', 'property', 'operator', 'value', 'description'];
+
+/** The browser's time zone, or UTC where it cannot tell. */
+const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+export interface ConstraintDialogProps {
+  ns: string;
+  segmentKey: string;
+  open: boolean;
+  /** The constraint to edit; a new one when undefined. */
+  constraint: Constraint | undefined;
+  onClose: () => void;
+}
+
+export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: ConstraintDialogProps) {
+  const zone = useRef(localTimeZone()).current;
+  const [draft, setDraft] = useState<ConstraintDraft>(() => emptyDraft(zone));
+  const [badNumber, setBadNumber] = useState(false);
+  const numberRef = useRef<HTMLInputElement>(null);
+  const queries = useQueryClient();
+  const toast = useToast();
+  const editing = constraint !== undefined;
+
+  const save = useMutation({
+    mutationFn: () => {
+      const input = requestOfDraft(draft);
+      return editing ? constraints.update(ns, segmentKey, constraint.id, input) : constraints.create(ns, segmentKey, input);
+    },
+    onSuccess: async () => {
+      await Promise.all([
+        queries.invalidateQueries({ queryKey: queryKeys.segment(ns, segmentKey) }),
+        queries.invalidateQueries({ queryKey: queryKeys.segments(ns) }),
+      ]);
+      toast(editing ? 'Constraint saved' : 'Constraint added');
+      onClose();
+    },
+  });
+  const { reset } = save;
+
+  useEffect(() => {
+    if (!open) return;
+    setDraft(constraint === undefined ? emptyDraft(zone) : draftFromConstraint(constraint, zone));
+    setBadNumber(false);
+    reset();
+  }, [open, constraint, zone, reset]);
+
+  const submit = () => {
+    if (valueKind(draft.type, draft.operator) === 'number' && numberRef.current?.validity.badInput === true) {
+      setBadNumber(true);
+      return;
+    }
+    setBadNumber(false);
+    save.mutate();
+  };
+
+  const errors = formErrors(save.error, FIELDS);
+  const valueError = badNumber ? 'Enter a number, such as 42 or 3.5.' : errors.byField['value'];
+  const types = COMPARISON_TYPES.some((t) => t.value === draft.type) ? COMPARISON_TYPES : [...COMPARISON_TYPES, { value: draft.type, label: typeLabel(draft.type) }];
+  const operators = operatorsFor(draft.type);
+  const entity = draft.type === 'ENTITY_ID_COMPARISON_TYPE';
+
+  return (
+    <Dialog
+      open={open}
+      wide
+      title={editing ? 'Edit constraint' : 'Add constraint'}
+      onClose={onClose}
+      onSubmit={submit}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save constraint'}
+          </button>
+        </>
+      }
+    >
+      <ErrorBanner error={errors.general} />
+      <div className="row">
+        <Field label="Type" error={errors.byField['type']}>
+          <select value={draft.type} onChange={(e) => setDraft((d) => draftWithType(d, e.target.value as ComparisonType))}>
+            {types.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field
+          label="Property"
+          error={errors.byField['property']}
+          hint={entity ? `Entity ID constraints compare the entity id itself: the property is always ${ENTITY_ID_PROPERTY}.` : 'The context key to compare, such as plan or country.'}
+        >
+          <input className="mono" value={draft.property} readOnly={entity} autoComplete="off" spellCheck={false} onChange={(e) => setDraft((d) => ({ ...d, property: e.target.value }))} />
+        </Field>
+        <Field label="Operator" error={errors.byField['operator']}>
+          <select value={draft.operator} onChange={(e) => setDraft((d) => ({ ...d, operator: e.target.value }))}>
+            {!operators.some((o) => o.value === draft.operator) && <option value={draft.operator}>{draft.operator}</option>}
+            {operators.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <ConstraintValueField
+        draft={draft}
+        onChange={(next) => {
+          setBadNumber(false);
+          setDraft(next);
+        }}
+        error={valueError}
+        localTimeZone={zone}
+        numberRef={numberRef}
+      />
+      <Field label="Description" error={errors.byField['description']}>
+        <input value={draft.description} autoComplete="off" onChange={(e) => setDraft((d) => ({ ...d, description: e.target.value }))} />
+      </Field>
+    </Dialog>
+  );
+}

@@ -1,0 +1,126 @@
+/** The constraints of a segment: a table with add, edit and delete (which asks first). */
+import type { Constraint, Segment } from '@ensign/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { constraints } from '../../api/endpoints.js';
+import { queryKeys } from '../../api/query-keys.js';
+import { useConfirm } from '../../components/confirm.js';
+import { EmptyState, ErrorBanner } from '../../components/status.js';
+import { useToast } from '../../components/toast.js';
+import { operatorLabel, typeLabel } from '../../lib/constraint-operators.js';
+import { ConstraintDialog } from './constraint-dialog.js';
+import { ConstraintValueCell } from './constraint-value-cell.js';
+
+export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment }) {
+  const [dialog, setDialog] = useState<{ open: boolean; constraint: Constraint | undefined }>({ open: false, constraint: undefined });
+  const queries = useQueryClient();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const remove = useMutation({
+    mutationFn: (constraint: Constraint) => constraints.delete(ns, segment.key, constraint.id),
+    onSuccess: async () => {
+      await Promise.all([
+        queries.invalidateQueries({ queryKey: queryKeys.segment(ns, segment.key) }),
+        queries.invalidateQueries({ queryKey: queryKeys.segments(ns) }),
+      ]);
+      toast('Constraint deleted');
+    },
+  });
+
+  const askDelete = async (constraint: Constraint) => {
+    const ok = await confirm({
+      title: 'Delete constraint',
+      message: (
+        <>
+          Delete the constraint <code>{constraint.property}</code> {operatorLabel(constraint.type, constraint.operator)}? Entities are matched without it from now on.
+        </>
+      ),
+      action: 'Delete constraint',
+    });
+    if (ok) remove.mutate(constraint);
+  };
+
+  const addButton = (
+    <button type="button" className="button button-primary" onClick={() => setDialog({ open: true, constraint: undefined })}>
+      Add constraint
+    </button>
+  );
+  const list = segment.constraints;
+  return (
+    <section className="card" aria-labelledby="constraints-title">
+      <div className="card-header">
+        <div>
+          <h2 id="constraints-title">Constraints</h2>
+          <p>
+            {list.length === 0
+              ? 'Without constraints the segment matches every entity.'
+              : segment.matchType === 'ANY_MATCH_TYPE'
+                ? 'An entity matches when any one of these matches its context.'
+                : 'An entity matches when all of these match its context.'}
+          </p>
+        </div>
+        {addButton}
+      </div>
+      <div className="card-body">
+        <ErrorBanner error={remove.error} />
+        {list.length === 0 ? (
+          <EmptyState title="No constraints yet">Add one to narrow the segment down, for example plan equals pro.</EmptyState>
+        ) : (
+          <div className="table-wrap">
+            <table className="table constraints-table">
+              <thead>
+                <tr>
+                  <th scope="col">Type</th>
+                  <th scope="col">Property</th>
+                  <th scope="col">Operator</th>
+                  <th scope="col">Value</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((constraint) => (
+                  <tr key={constraint.id}>
+                    <td data-label="Type">
+                      <span className="badge">{typeLabel(constraint.type)}</span>
+                    </td>
+                    <td data-label="Property">
+                      <code>{constraint.property}</code>
+                    </td>
+                    <td data-label="Operator">{operatorLabel(constraint.type, constraint.operator)}</td>
+                    <td data-label="Value">
+                      <ConstraintValueCell constraint={constraint} />
+                    </td>
+                    <td className="muted" data-label="Description">{constraint.description}</td>
+                    <td className="actions">
+                      <button
+                        type="button"
+                        className="button button-small button-ghost"
+                        aria-label={`Edit constraint ${constraint.property}`}
+                        onClick={() => setDialog({ open: true, constraint })}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-small button-ghost danger-text"
+                        aria-label={`Delete constraint ${constraint.property}`}
+                        disabled={remove.isPending}
+                        onClick={() => void askDelete(constraint)}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+      <ConstraintDialog ns={ns} segmentKey={segment.key} open={dialog.open} constraint={dialog.constraint} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+    </section>
+  );
+}

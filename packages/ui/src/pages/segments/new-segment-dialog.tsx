@@ -1,0 +1,82 @@
+/** The "New segment" dialog: name, key (suggested from the name), description and match type; opens the segment once created. */
+import type { MatchType } from '@ensign/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { segments } from '../../api/endpoints.js';
+import { queryKeys } from '../../api/query-keys.js';
+import { Dialog } from '../../components/dialog.js';
+import { Field } from '../../components/field.js';
+import { ErrorBanner } from '../../components/status.js';
+import { useToast } from '../../components/toast.js';
+import { formErrors } from '../../hooks/form-errors.js';
+import { paths } from '../../layout/namespace.js';
+import { keyFollowingName } from '../../lib/suggest-key.js';
+import { MatchTypeSelect } from './match-type-select.js';
+
+const EMPTY = { key: '', name: '', description: '', matchType: 'ALL_MATCH_TYPE' as MatchType };
+
+export function NewSegmentDialog({ ns, open, onClose }: { ns: string; open: boolean; onClose: () => void }) {
+  const [form, setForm] = useState(EMPTY);
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const create = useMutation({
+    mutationFn: () => segments.create(ns, { ...form, key: form.key.trim() }),
+    onSuccess: async (segment) => {
+      await queries.invalidateQueries({ queryKey: queryKeys.segments(ns) });
+      toast(`Segment "${segment.key}" created`);
+      onClose();
+      void navigate(paths.segment(ns, segment.key));
+    },
+  });
+  const { reset } = create;
+
+  useEffect(() => {
+    if (open) {
+      setForm(EMPTY);
+      reset();
+    }
+  }, [open, reset]);
+
+  const errors = formErrors(create.error, ['key', 'name', 'description', 'matchType']);
+  return (
+    <Dialog
+      open={open}
+      title="New segment"
+      onClose={onClose}
+      onSubmit={() => create.mutate()}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create segment'}
+          </button>
+        </>
+      }
+    >
+      <ErrorBanner error={errors.general} />
+      <Field label="Name" error={errors.byField['name']}>
+        <input
+          value={form.name}
+          autoComplete="off"
+          onChange={(e) => {
+            const name = e.target.value;
+            setForm((f) => ({ ...f, name, key: keyFollowingName(f.name, f.key, name) }));
+          }}
+        />
+      </Field>
+      <Field label="Key" error={errors.byField['key']} hint="Letters, digits, - _ and ,. Flags and SDKs refer to it; it cannot be changed later.">
+        <input className="mono" value={form.key} autoComplete="off" spellCheck={false} onChange={(e) => setForm((f) => ({ ...f, key: e.target.value }))} />
+      </Field>
+      <Field label="Description" error={errors.byField['description']}>
+        <textarea rows={2} value={form.description} onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))} />
+      </Field>
+      <Field label="Match type" error={errors.byField['matchType']}>
+        <MatchTypeSelect value={form.matchType} onChange={(matchType) => setForm((f) => ({ ...f, matchType }))} />
+      </Field>
+    </Dialog>
+  );
+}
