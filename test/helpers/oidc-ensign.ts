@@ -38,8 +38,13 @@ export interface OidcEnsign {
 
 const clientId = (name: ProviderName): string => `ensign-${name}`;
 
+export interface OidcEnsignOptions {
+  /** The account the providers log in when the browser names none (a real browser, as in the UI tests). */
+  defaultAccount?: string;
+}
+
 /** Starts both providers and the server (on a port chosen first: the providers must know its callback URLs). */
-export async function startOidcEnsign(session: SessionConfig): Promise<OidcEnsign> {
+export async function startOidcEnsign(session: SessionConfig, options: OidcEnsignOptions = {}): Promise<OidcEnsign> {
   const port = await freePort();
   const address = `http://127.0.0.1:${port}`;
   const callback = (name: ProviderName): string => `${address}/auth/v1/method/oidc/${name}/callback`;
@@ -48,6 +53,7 @@ export async function startOidcEnsign(session: SessionConfig): Promise<OidcEnsig
       accounts: [ALICE],
       clients: [{ client_id: clientId(name), client_secret: CLIENT_SECRETS[name], redirect_uris: [callback(name)] }],
       ...(pkce ? { pkceRequiredFor: [clientId(name)] } : {}),
+      ...(options.defaultAccount === undefined ? {} : { defaultAccount: options.defaultAccount }),
     });
   const providers = { alpha: await start('alpha', true), beta: await start('beta', false) };
   const closeProviders = () => Promise.all(Object.values(providers).map((p) => p.close()));

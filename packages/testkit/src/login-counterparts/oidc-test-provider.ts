@@ -1,7 +1,8 @@
 /**
  * A real OpenID Provider (oidc-provider) on 127.0.0.1 for the OIDC login tests. Its one
- * interaction logs in the account named by the `account` query parameter and grants every
- * requested scope, so a test browser can walk the whole redirect chain with fetch.
+ * interaction logs in the account named by the `account` query parameter (or `defaultAccount`
+ * when a real browser, which adds none, walks it) and grants every requested scope, so a test
+ * browser can walk the whole redirect chain with fetch.
  */
 import { generateKeyPair, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -35,6 +36,8 @@ export interface TestProviderOptions {
    * client_secret_basic, as some providers do (oidc-provider itself takes either way).
    */
   refuseBasicAuth?: boolean;
+  /** The account an interaction without the `account` parameter logs in (a real browser's). */
+  defaultAccount?: string;
 }
 
 export interface TestProvider {
@@ -85,7 +88,7 @@ export async function startOidcProvider(options: TestProviderOptions): Promise<T
       return;
     }
     if (req.url?.startsWith(INTERACTION_PATH)) {
-      void finishInteraction(provider, req, res, issuer);
+      void finishInteraction(provider, req, res, issuer, options.defaultAccount ?? '');
       return;
     }
     providerCallback(req, res);
@@ -99,10 +102,10 @@ export async function startOidcProvider(options: TestProviderOptions): Promise<T
 }
 
 /** Logs in the requested account and grants what the client asked for, with no page in between. */
-async function finishInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, issuer: string): Promise<void> {
+async function finishInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, issuer: string, defaultAccount: string): Promise<void> {
   try {
     const details = await provider.interactionDetails(req, res);
-    const accountId = new URL(req.url ?? '/', issuer).searchParams.get(ACCOUNT_PARAMETER) ?? '';
+    const accountId = new URL(req.url ?? '/', issuer).searchParams.get(ACCOUNT_PARAMETER) ?? defaultAccount;
     const grant = new provider.Grant({ accountId, clientId: String(details.params['client_id']) });
     grant.addOIDCScope(String(details.params['scope']));
     const grantId = await grant.save();

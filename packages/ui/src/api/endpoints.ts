@@ -196,8 +196,20 @@ export const auth = {
   /** The URL to send the browser to for a login through `path` (`oidc/<provider>` or `github`). */
   authorize: async (path: string, state: string): Promise<string> =>
     (await request<{ authorizeUrl: string }>('GET', `/auth/v1/method/${path}/authorize?state=${seg(state)}`, undefined, { quiet401: true })).authorizeUrl,
-  tokens: async (): Promise<Authentication[]> =>
-    (await request<{ authentications: Authentication[] }>('GET', '/auth/v1/tokens?method=METHOD_TOKEN')).authentications,
+  /** Every static token, page after page (the service answers at most 100 at a time). */
+  tokens: async (): Promise<Authentication[]> => {
+    const all: Authentication[] = [];
+    let pageToken = '';
+    do {
+      const page = await request<{ authentications: Authentication[]; nextPageToken?: string }>(
+        'GET',
+        `/auth/v1/tokens?method=METHOD_TOKEN&limit=100${pageToken === '' ? '' : `&pageToken=${seg(pageToken)}`}`,
+      );
+      all.push(...page.authentications);
+      pageToken = page.nextPageToken ?? '';
+    } while (pageToken !== '');
+    return all;
+  },
   createToken: (input: TokenInput): Promise<{ clientToken: string; authentication: Authentication }> => request('POST', '/auth/v1/method/token', input),
   deleteToken: (id: string): Promise<void> => request('DELETE', `/auth/v1/tokens/${seg(id)}`),
 };

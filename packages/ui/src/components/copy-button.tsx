@@ -3,8 +3,12 @@ import { useState } from 'react';
 
 async function copyText(text: string): Promise<void> {
   if (navigator.clipboard !== undefined && window.isSecureContext) {
-    await navigator.clipboard.writeText(text);
-    return;
+    try {
+      await navigator.clipboard.writeText(text);
+      return;
+    } catch {
+      // Refused (no permission, page not focused): the text-area way below still works.
+    }
   }
   const area = document.createElement('textarea');
   area.value = text;

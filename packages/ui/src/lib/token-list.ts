@@ -1,0 +1,67 @@
+/** The rows of the API tokens list, from the authentications `/auth/v1/tokens` answers. */
+
+/** Metadata keys of a static token (Flipt's). */
+export const TOKEN_METADATA = {
+  name: 'io.flipt.auth.token.name',
+  description: 'io.flipt.auth.token.description',
+  namespace: 'io.flipt.auth.token.namespace',
+} as const;
+
+/** The fields of an authentication the list reads. */
+export interface TokenAuthentication {
+  id?: string;
+  createdAt: string;
+  expiresAt?: string;
+  metadata: Readonly<Record<string, string>>;
+}
+
+export interface TokenRow {
+  id: string;
+  name: string;
+  description: string;
+  /** The one namespace the token may use; undefined for every namespace. */
+  namespace: string | undefined;
+  createdAt: Date;
+  expiresAt: Date | undefined;
+  expired: boolean;
+}
+
+/** The rows, newest first; an authentication without an id (never a stored token) is left out. */
+export function tokenRows(authentications: readonly TokenAuthentication[], now: Date): TokenRow[] {
+  const rows: TokenRow[] = [];
+  for (const a of authentications) {
+    if (a.id === undefined) continue;
+    const expiresAt = a.expiresAt === undefined ? undefined : new Date(a.expiresAt);
+    const namespace = a.metadata[TOKEN_METADATA.namespace];
+    rows.push({
+      id: a.id,
+      name: a.metadata[TOKEN_METADATA.name] ?? '',
+      description: a.metadata[TOKEN_METADATA.description] ?? '',
+      namespace: namespace === undefined || namespace === '' ? undefined : namespace,
+      createdAt: new Date(a.createdAt),
+      expiresAt,
+      expired: expiresAt !== undefined && expiresAt.getTime() <= now.getTime(),
+    });
+  }
+  return rows.sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime() || y.id.localeCompare(x.id));
+}
+
+const DAY_MS = 86_400_000;
+/** Each unit, its length, and from how far away it is used (days up to two months, as token lifetimes are picked). */
+const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number, number]> = [
+  ['year', 365 * DAY_MS, 365 * DAY_MS],
+  ['month', 30 * DAY_MS, 60 * DAY_MS],
+  ['day', DAY_MS, DAY_MS],
+  ['hour', 3_600_000, 3_600_000],
+  ['minute', 60_000, 60_000],
+];
+
+/** "in 30 days", "2 hours ago", "now": how far `target` is from `now`, in the largest fitting unit. */
+export function relativeTime(target: Date, now: Date, locale = 'en'): string {
+  const diff = target.getTime() - now.getTime();
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, ms, from] of UNITS) {
+    if (Math.abs(diff) >= from) return format.format(Math.trunc(diff / ms), unit);
+  }
+  return format.format(0, 'second');
+}

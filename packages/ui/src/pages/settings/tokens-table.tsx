@@ -1,0 +1,84 @@
+/** The table of static tokens; on a narrow screen each row becomes a small card. */
+import type { TokenRow } from '../../lib/token-list.js';
+import { relativeTime } from '../../lib/token-list.js';
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function When({ date }: { date: Date }) {
+  return (
+    <time dateTime={date.toISOString()} title={date.toString()}>
+      {dateTime.format(date)}
+    </time>
+  );
+}
+
+function Expiry({ row }: { row: TokenRow }) {
+  if (row.expiresAt === undefined) return <span className="muted">Never</span>;
+  return (
+    <span className="token-expiry">
+      {row.expired && <span className="badge badge-danger">Expired</span>}
+      <When date={row.expiresAt} />
+      {!row.expired && <span className="muted token-relative">{relativeTime(row.expiresAt, new Date())}</span>}
+    </span>
+  );
+}
+
+export interface TokensTableProps {
+  rows: readonly TokenRow[];
+  /** The caller's own authentication, marked in the list. */
+  ownId: string | undefined;
+  /** The token being deleted now. */
+  deleting: string | undefined;
+  onDelete: (row: TokenRow) => void;
+}
+
+export function TokensTable({ rows, ownId, deleting, onDelete }: TokensTableProps) {
+  return (
+    <div className="table-wrap">
+      <table className="table tokens-table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Namespace</th>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col" className="actions">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id} className={row.expired ? 'token-expired' : undefined}>
+              <td data-label="Name">
+                <div className="token-name">
+                  <strong>{row.name === '' ? <span className="muted">(no name)</span> : row.name}</strong>
+                  {row.id === ownId && <span className="badge badge-accent">Your session</span>}
+                </div>
+                {row.description !== '' && <div className="muted token-description">{row.description}</div>}
+              </td>
+              <td data-label="Namespace">{row.namespace === undefined ? <span className="muted">All namespaces</span> : <span className="badge">{row.namespace}</span>}</td>
+              <td data-label="Created">
+                <When date={row.createdAt} />
+              </td>
+              <td data-label="Expires">
+                <Expiry row={row} />
+              </td>
+              <td className="actions">
+                <button
+                  type="button"
+                  className="button button-small token-delete"
+                  aria-label={`Delete token ${row.name === '' ? row.id : row.name}`}
+                  disabled={deleting === row.id}
+                  onClick={() => onDelete(row)}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,320 @@
+/**
+ * Signing in to the UI and its API tokens, in a real Chromium against real processes: the login
+ * page with two OIDC providers (real OpenID Providers on 127.0.0.1) and the token field, a login
+ * through a provider (session cookie, CSRF token on writes), a deep link kept across the login,
+ * signing out, a pasted token, and Settings → API tokens (create, shown once, copy, use, delete);
+ * then the tokens page where authentication is not required, and where tokens are not enabled.
+ */
+import { type EnsignProcess, type JsonClient, jsonClient, startEnsign } from '@ensign/testkit';
+import test, { type ExecutionContext } from 'ava';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { ok, uniqueKey } from '../helpers/api.js';
+import { UNAUTHENTICATED, withToken } from '../helpers/auth.js';
+import { ALICE, OIDC_BOOTSTRAP_TOKEN, type OidcEnsign, startOidcEnsign } from '../helpers/oidc-ensign.js';
+import { launchBrowser, openPage, screenshot } from '../helpers/ui-browser.js';
+
+const SESSION_COOKIE = 'svc_client_token';
+const DAY_MS = 86_400_000;
+
+let oidc: OidcEnsign;
+/** Authentication not required, static tokens enabled. */
+let open: EnsignProcess;
+/** Authentication not required, static tokens not enabled. */
+let tokenless: EnsignProcess;
+let browser: Browser;
+
+test.before(async () => {
+  // The browser opens the UI at 127.0.0.1: the session cookie must be set for that host, over plain HTTP.
+  oidc = await startOidcEnsign({ domain: '127.0.0.1', secure: false }, { defaultAccount: ALICE.sub });
+  ok(await oidc.admin.post('/api/v1/namespaces', { key: 'shop', name: 'Shop' }), 'create namespace shop');
+  open = await startEnsign({ env: { ENSIGN_LOG_LEVEL: 'warn' }, config: { authentication: { required: false, methods: { token: { enabled: true } } } } });
+  tokenless = await startEnsign({ env: { ENSIGN_LOG_LEVEL: 'warn' } });
+  browser = await launchBrowser();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await Promise.all([oidc?.stop(), open?.stop(), tokenless?.stop()]);
+});
+
+const loginHeading = (page: Page): Locator => page.getByRole('heading', { name: 'Sign in' });
+
+/** Signs in through the provider shown as `provider` and waits until the app (or `landing`) is open. */
+async function signInWith(page: Page, provider: string, landing = '/namespaces/default/flags'): Promise<void> {
+  await page.getByRole('button', { name: `Sign in with ${provider}` }).click();
+  await page.waitForURL(`${oidc.server.baseUrl}${landing}`);
+  await page.getByText(ALICE.name ?? '', { exact: true }).waitFor();
+}
+
+async function sessionCookie(context: BrowserContext): Promise<string | undefined> {
+  return (await context.cookies(oidc.server.baseUrl)).find((c) => c.name === SESSION_COOKIE)?.value;
+}
+
+/** The error shown for a form control: the `role=alert` element its `aria-describedby` points at. */
+async function errorOf(page: Page, control: Locator): Promise<string | undefined> {
+  if ((await control.getAttribute('aria-invalid')) !== 'true') return undefined;
+  const ids = (await control.getAttribute('aria-describedby'))?.split(' ') ?? [];
+  for (const id of ids) {
+    const element = page.locator(`[id="${id}"][role="alert"]`);
+    if ((await element.count()) > 0) return (await element.textContent()) ?? '';
+  }
+  return undefined;
+}
+
+/** The static token named `name`, as the API lists it. */
+async function tokenNamed(admin: JsonClient, name: string): Promise<{ id: string; expiresAt?: string; metadata: Record<string, string> } | undefined> {
+  const list = ok(await admin.get('/auth/v1/tokens?method=METHOD_TOKEN&limit=100')) as { authentications: Array<{ id: string; expiresAt?: string; metadata: Record<string, string> }> };
+  return list.authentications.find((a) => a.metadata['io.flipt.auth.token.name'] === name);
+}
+
+/** Opens the create dialog, fills it and creates; resolves the dialog showing the new token. */
+async function createToken(page: Page, fields: { name: string; description?: string; namespace?: string; expiry?: string }): Promise<Locator> {
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create token' });
+  await dialog.getByLabel('Name', { exact: true }).fill(fields.name);
+  if (fields.description !== undefined) await dialog.getByLabel('Description').fill(fields.description);
+  if (fields.namespace !== undefined) await dialog.getByLabel('Namespace access').selectOption(fields.namespace);
+  if (fields.expiry !== undefined) await dialog.getByRole('button', { name: fields.expiry, exact: true }).click();
+  await dialog.getByRole('button', { name: 'Create token' }).click();
+  const created = page.getByRole('dialog', { name: 'Token created' });
+  await created.waitFor();
+  return created;
+}
+
+test.serial('the login page names each provider and offers the client token field, light, dark and narrow', async (t) => {
+  const { page, close } = await openPage(t, browser, oidc.server.baseUrl);
+  await loginHeading(page).waitFor();
+  await page.getByRole('button', { name: 'Sign in with Alpha' }).waitFor();
+  t.true(await page.getByText('Ensign', { exact: true }).isVisible(), 'the product name');
+  t.true(await page.getByRole('button', { name: 'Sign in with Beta' }).isVisible());
+  t.is(await page.getByRole('button', { name: /^Sign in with/ }).count(), 2, 'no GitHub button: the code host is not enabled');
+  t.true(await page.getByLabel('Client token').isVisible());
+  t.true(await page.getByRole('button', { name: 'Sign in', exact: true }).isVisible());
+  t.false(await page.getByText('Your session has ended').isVisible(), 'no reason: there was no session');
+
+  await page.keyboard.press('Tab');
+  t.is(await page.evaluate<string>('document.activeElement?.textContent'), 'Sign in with Alpha', 'the first provider is the first stop of the keyboard');
+  await screenshot(page, 'login');
+  await close();
+
+  const dark = await openPage(t, browser, oidc.server.baseUrl, { colorScheme: 'dark' });
+  await loginHeading(dark.page).waitFor();
+  await dark.page.getByRole('button', { name: 'Sign in with Beta' }).waitFor();
+  await screenshot(dark.page, 'login-dark');
+  await dark.close();
+
+  const narrow = await openPage(t, browser, oidc.server.baseUrl, { viewport: { width: 390, height: 844 } });
+  await narrow.page.getByRole('button', { name: 'Sign in with Beta' }).waitFor();
+  t.true(await narrow.page.evaluate<boolean>('document.documentElement.scrollWidth <= 390'), 'nothing wider than the screen');
+  await screenshot(narrow.page, 'login-narrow');
+  await narrow.close();
+});
+
+test.serial('a provider login lands in the app, writes carry the CSRF token, and signing out ends the session', async (t) => {
+  const { page, context, close } = await openPage(t, browser, oidc.server.baseUrl);
+  const writes: Array<{ path: string; csrf: string | undefined }> = [];
+  let selfChecks = 0;
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.method() !== 'GET') writes.push({ path: `${request.method()} ${path}`, csrf: request.headers()['x-csrf-token'] });
+    else if (path === '/auth/v1/self') selfChecks++;
+  });
+  await signInWith(page, 'Beta');
+  selfChecks = 0;
+  t.true(await page.getByRole('button', { name: 'Sign out' }).isVisible());
+  const cookie = await sessionCookie(context);
+  if (cookie === undefined) return t.fail('no session cookie after the login');
+  const self = await jsonClient(oidc.server.baseUrl).get('/auth/v1/self', { Cookie: `${SESSION_COOKIE}=${cookie}` });
+  t.is(self.body.method, 'METHOD_OIDC');
+  const csrf = self.headers.get('x-csrf-token') ?? '';
+  t.not(csrf, '');
+
+  // A write from the UI: a token, created in settings.
+  await page.getByRole('link', { name: 'API tokens' }).click();
+  const name = uniqueKey('ui-session');
+  const created = await createToken(page, { name });
+  await created.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('row').filter({ hasText: name }).waitFor();
+  t.deepEqual(writes, [{ path: 'POST /auth/v1/method/token', csrf }], 'the write carried the session CSRF token');
+  t.is(selfChecks, 0, 'the session is checked once per load, not again on each navigation');
+  t.truthy(await tokenNamed(oidc.admin, name));
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await loginHeading(page).waitFor();
+  t.deepEqual(writes[1], { path: 'PUT /auth/v1/self/expire', csrf });
+  t.is(await sessionCookie(context), undefined, 'the cookie is cleared');
+  await page.reload();
+  await loginHeading(page).waitFor();
+  await page.getByRole('button', { name: 'Sign in with Alpha' }).waitFor();
+  t.false(await page.getByText('Your session has ended').isVisible(), 'signing out is no ended session');
+  t.false(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'a reload stays on the login page');
+  t.deepEqual((await jsonClient(oidc.server.baseUrl).get('/auth/v1/self', { Cookie: `${SESSION_COOKIE}=${cookie}` })).body, UNAUTHENTICATED, 'the old cookie no longer works');
+  await close();
+});
+
+test.serial('a deep link survives the login, and a session ended elsewhere says so', async (t) => {
+  const { page, context, close } = await openPage(t, browser, `${oidc.server.baseUrl}/namespaces/shop/flags`);
+  await loginHeading(page).waitFor();
+  await signInWith(page, 'Alpha', '/namespaces/shop/flags');
+  t.is(await page.getByLabel('Namespace', { exact: true }).inputValue(), 'shop');
+
+  // The session ends under the page (here: expired through the API with its own cookie).
+  const cookie = await sessionCookie(context);
+  const session = jsonClient(oidc.server.baseUrl);
+  const csrf = (await session.get('/auth/v1/self', { Cookie: `${SESSION_COOKIE}=${cookie}` })).headers.get('x-csrf-token') ?? '';
+  t.is((await session.put('/auth/v1/self/expire', undefined, { Cookie: `${SESSION_COOKIE}=${cookie}`, 'X-CSRF-Token': csrf })).status, 200);
+  await page.reload();
+  await loginHeading(page).waitFor();
+  t.true(await page.getByText('Your session has ended. Please sign in again.').isVisible());
+  t.is(new URL(page.url()).pathname, '/namespaces/shop/flags', 'the address is kept for the next login');
+  await close();
+});
+
+test.serial('a pasted token signs in; a wrong one is refused beside the field and kept', async (t) => {
+  const { page, close } = await openPage(t, browser, `${oidc.server.baseUrl}/settings/tokens`);
+  const field = page.getByLabel('Client token');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  t.is(await errorOf(page, field), 'Paste a client token');
+
+  await field.fill('not-a-token');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByText('request was not authenticated').waitFor();
+  t.is(await errorOf(page, field), 'request was not authenticated', "the service's answer, next to the field");
+  t.is(await field.inputValue(), 'not-a-token', 'what was pasted is kept');
+
+  await field.fill(OIDC_BOOTSTRAP_TOKEN);
+  await field.press('Enter');
+  await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+  t.is(new URL(page.url()).pathname, '/settings/tokens', 'the page asked for');
+  t.true(await page.getByText('initial_bootstrap_token').first().isVisible(), 'the caller in the top bar');
+  await page.getByRole('row').filter({ hasText: 'initial_bootstrap_token' }).getByText('Your session').waitFor();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await loginHeading(page).waitFor();
+  t.is((await oidc.admin.get('/auth/v1/self')).status, 200, 'signing out of the UI forgets a pasted token without revoking it');
+  await page.reload();
+  await loginHeading(page).waitFor();
+  await close();
+});
+
+test.serial('Settings → API tokens: create with description, namespace and expiry, shown once and copied, used, listed, deleted', async (t) => {
+  const { page, context, close } = await openPage(t, browser, `${oidc.server.baseUrl}/settings/tokens`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: oidc.server.baseUrl });
+  await signInWith(page, 'Alpha', '/settings/tokens');
+  await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create token' });
+  const nameField = dialog.getByLabel('Name', { exact: true });
+  const expiry = dialog.getByLabel('Expires on');
+  await dialog.getByRole('button', { name: 'Create token' }).click();
+  t.regex((await errorOf(page, nameField)) ?? '', /^Give the token a name/);
+
+  const name = uniqueKey('deploy');
+  await nameField.fill(name);
+  await dialog.getByLabel('Description').fill('CI pipeline of the shop');
+  await dialog.getByLabel('Namespace access').selectOption('shop');
+  // A year the service cannot take as RFC 3339: its refusal lands next to the expiry, nothing typed is lost.
+  await expiry.fill('12000-01-01');
+  await dialog.getByRole('button', { name: 'Create token' }).click();
+  await dialog.getByText(/must be an RFC 3339 timestamp/).waitFor();
+  t.regex((await errorOf(page, expiry)) ?? '', /^must be an RFC 3339 timestamp/);
+  t.is(await nameField.inputValue(), name);
+  t.is(await dialog.getByLabel('Namespace access').inputValue(), 'shop');
+  await screenshot(page, 'tokens-create');
+
+  await dialog.getByRole('button', { name: '30 days', exact: true }).click();
+  t.is(await dialog.getByRole('button', { name: '30 days', exact: true }).getAttribute('aria-pressed'), 'true');
+  t.is(await errorOf(page, expiry), undefined, 'a new choice clears the refusal');
+  await dialog.getByRole('button', { name: 'Create token' }).click();
+  const created = page.getByRole('dialog', { name: 'Token created' });
+  await created.waitFor();
+  t.true(await created.getByText('it will not be shown again').isVisible());
+  const clientToken = await created.getByLabel('New token').inputValue();
+  t.regex(clientToken, /^\S{20,}$/);
+  await screenshot(page, 'tokens');
+  await created.getByRole('button', { name: 'Copy token' }).click();
+  await created.getByRole('button', { name: 'Copied' }).waitFor();
+  t.is(await page.evaluate<string>('navigator.clipboard.readText()'), clientToken, 'the clipboard holds the token');
+
+  // The token works, for its namespace only, and carries what was entered.
+  const asToken = withToken(oidc.server.baseUrl, clientToken);
+  t.is((await asToken.get('/api/v1/namespaces/shop/flags')).status, 200);
+  t.is((await asToken.get('/api/v1/namespaces/default/flags')).status, 401, 'a token for shop only');
+  const stored = await tokenNamed(oidc.admin, name);
+  t.like(stored?.metadata, { 'io.flipt.auth.token.description': 'CI pipeline of the shop', 'io.flipt.auth.token.namespace': 'shop' });
+  const expiresIn = Date.parse(stored?.expiresAt ?? '') - Date.now();
+  t.true(expiresIn > 30 * DAY_MS - DAY_MS && expiresIn < 31 * DAY_MS, `expires at the end of the 30th day: ${stored?.expiresAt}`);
+
+  await created.getByRole('button', { name: 'Done' }).click();
+  await created.waitFor({ state: 'hidden' });
+  t.is(await page.getByLabel('New token').count(), 0, 'the token is not shown again');
+  const row = page.getByRole('row').filter({ hasText: name });
+  await row.waitFor();
+  t.true(await row.getByText('CI pipeline of the shop').isVisible());
+  t.true(await row.getByText('shop', { exact: true }).isVisible());
+  t.false(await row.getByText('Never').isVisible());
+  t.false(await row.getByText(clientToken).isVisible());
+
+  await page.getByLabel('Theme').selectOption('dark');
+  await screenshot(page, 'tokens-dark');
+  await page.setViewportSize({ width: 390, height: 844 });
+  t.true(await page.evaluate<boolean>('document.documentElement.scrollWidth <= 390'), 'nothing wider than the screen');
+  await screenshot(page, 'tokens-narrow');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByLabel('Theme').selectOption('light');
+
+  // Delete asks first: Cancel keeps the token.
+  await row.getByRole('button', { name: `Delete token ${name}` }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete token' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await confirm.waitFor({ state: 'hidden' });
+  t.true(await row.isVisible());
+  t.is((await asToken.get('/api/v1/namespaces/shop/flags')).status, 200, 'still works after Cancel');
+
+  await row.getByRole('button', { name: `Delete token ${name}` }).click();
+  await confirm.getByRole('button', { name: 'Delete token' }).click();
+  await page.getByText(`Token "${name}" deleted`).waitFor();
+  await row.waitFor({ state: 'detached' });
+  t.is((await asToken.get('/api/v1/namespaces/shop/flags')).status, 401, 'refused once deleted');
+  t.is(await tokenNamed(oidc.admin, name), undefined);
+  await close();
+});
+
+test.serial('without authentication required the tokens page needs no login', async (t) => {
+  const { page, close } = await openPage(t, browser, `${open.baseUrl}/settings/tokens`);
+  await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+  t.false(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'nobody is signed in');
+  await page.getByRole('row').filter({ hasText: 'initial_bootstrap_token' }).waitFor();
+  t.true(await page.getByRole('row').filter({ hasText: 'initial_bootstrap_token' }).getByText('All namespaces').isVisible());
+
+  const name = uniqueKey('sdk');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const created = await createToken(page, { name, description: 'mobile SDK' });
+  await screenshot(page, 'tokens-created-narrow');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const clientToken = await created.getByLabel('New token').inputValue();
+  const self = withToken(open.baseUrl, clientToken);
+  t.like(ok(await self.get('/auth/v1/self')), { method: 'METHOD_TOKEN', metadata: { 'io.flipt.auth.token.name': name, 'io.flipt.auth.token.description': 'mobile SDK' } });
+  t.is(ok(await self.get('/auth/v1/self')).expiresAt, undefined, 'never expires');
+  await page.keyboard.press('Escape');
+  await created.waitFor({ state: 'hidden' });
+  const row = page.getByRole('row').filter({ hasText: name });
+  await row.waitFor();
+  t.true(await row.getByText('Never').isVisible());
+  t.is(await page.evaluate<string>('document.activeElement?.textContent'), 'Create token', 'focus returns to the button that opened the dialog');
+
+  await row.getByRole('button', { name: `Delete token ${name}` }).click();
+  await page.getByRole('dialog', { name: 'Delete token' }).getByRole('button', { name: 'Delete token' }).click();
+  await row.waitFor({ state: 'detached' });
+  t.is((await self.get('/auth/v1/self')).status, 401, 'refused once deleted');
+  await close();
+});
+
+test.serial('where static tokens are not enabled the page says so instead of offering creation', async (t: ExecutionContext) => {
+  const { page, close } = await openPage(t, browser, `${tokenless.baseUrl}/settings/tokens`);
+  await page.getByText('Static tokens are not enabled on this server').waitFor();
+  t.is(await page.getByRole('button', { name: 'Create token' }).count(), 0);
+  await page.getByText('No API tokens yet').waitFor();
+  await close();
+});
