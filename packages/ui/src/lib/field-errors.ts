@@ -1,13 +1,14 @@
 /**
  * Which request field an error message of the service is about, so a form can show the message
  * next to that field. The service's validation messages follow Flipt's wording:
- * `invalid field <field>: <reason>`, `<resource> "<ns>/<key>" is not unique`, and a few messages
+ * `invalid field <field>: <reason>`, `<resource> "<ns>/<key>" is not unique` (a variant's ends
+ * `… is not unique for flag "<ns>/<key>"`), and a few messages
  * about a constraint's property, operator or value.
  */
 
 const PATTERNS: ReadonlyArray<readonly [RegExp, string | ((m: RegExpMatchArray) => string)]> = [
   [/^invalid field ([^:]+):/, (m) => m[1] ?? ''],
-  [/ is not unique$/, 'key'],
+  [/ is not unique(?: for flag "[^"]*")?$/, 'key'],
   [/^parsing datetime from /, 'value'],
   [/^invalid value provided for property /, 'value'],
   [/^too many values provided for property /, 'value'],

@@ -1,5 +1,107 @@
+/**
+ * One flag: its header (name, key, type, the enabled switch, the console link, delete), its
+ * details, and either its variants and rules (variant flag) or its rollouts (boolean flag).
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../../api/client.js';
+import { flags } from '../../api/endpoints.js';
+import { queryKeys } from '../../api/query-keys.js';
+import { useConfirm } from '../../components/confirm.js';
+import { CopyButton } from '../../components/copy-button.js';
 import { PageHeader } from '../../components/page-header.js';
+import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
+import { useToast } from '../../components/toast.js';
+import { paths, useNamespace } from '../../layout/namespace.js';
+import { EnabledSwitch } from './enabled-switch.js';
+import { FlagDetailsCard } from './flag-details-card.js';
+import { FLAG_TYPE_LABEL, messageOf } from './flag-update.js';
+import { RolloutsCard } from './rollouts-card.js';
+import { RulesCard } from './rules-card.js';
+import { VariantsCard } from './variants-card.js';
+import './flags.css';
+import './flag-rules.css';
 
 export function FlagPage() {
-  return <PageHeader title="Flag" />;
+  const ns = useNamespace();
+  const flagKey = useParams().flagKey ?? '';
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const { data: flag, error, isPending, refetch } = useQuery({ queryKey: queryKeys.flag(ns, flagKey), queryFn: () => flags.get(ns, flagKey) });
+
+  const remove = useMutation({
+    mutationFn: () => flags.delete(ns, flagKey),
+    onSuccess: async () => {
+      toast(`Flag ${flagKey} deleted`);
+      queryClient.removeQueries({ queryKey: queryKeys.flag(ns, flagKey) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns) });
+      void navigate(paths.flags(ns));
+    },
+    onError: (err) => toast(`The flag was not deleted: ${messageOf(err)}`, 'error'),
+  });
+
+  const back = <Link to={paths.flags(ns)}>Back to the flags</Link>;
+  if (isPending) return <Loading label="Loading the flag…" />;
+  if (error instanceof ApiError && error.status === 404) return <NotFound what={`Flag "${flagKey}"`} back={back} />;
+  if (flag === undefined) return <ErrorBanner error={error} onRetry={() => void refetch()} />;
+
+  const askDelete = async () => {
+    const yes = await confirm({
+      title: 'Delete flag',
+      message: (
+        <>
+          Delete flag <code>{flag.key}</code> with its {flag.type === 'VARIANT_FLAG_TYPE' ? 'variants and rules' : 'rollouts'}? Applications asking for it get an error from then on.
+        </>
+      ),
+      action: 'Delete flag',
+    });
+    if (yes) remove.mutate();
+  };
+
+  return (
+    <>
+      <nav className="breadcrumbs" aria-label="Breadcrumbs">
+        <Link to={paths.flags(ns)}>Flags</Link> / <span>{flag.key}</span>
+      </nav>
+      <PageHeader
+        title={flag.name}
+        subtitle={
+          <span className="flag-meta">
+            <code>{flag.key}</code>
+            <CopyButton text={flag.key} label="Copy key" className="button button-small button-ghost" />
+            <span className="badge badge-accent">{FLAG_TYPE_LABEL[flag.type]} flag</span>
+          </span>
+        }
+        actions={
+          <>
+            <EnabledSwitch ns={ns} flag={flag} />
+            <Link className="button" to={paths.console(ns, flag.key)}>
+              Evaluate in console
+            </Link>
+            <button type="button" className="button button-ghost danger-text" onClick={() => void askDelete()} disabled={remove.isPending}>
+              Delete flag
+            </button>
+          </>
+        }
+      >
+        {flag.description !== '' && <p className="flag-page-description">{flag.description}</p>}
+      </PageHeader>
+      {!flag.enabled && flag.type === 'VARIANT_FLAG_TYPE' && (
+        <p className="notice" role="note">
+          This flag is disabled: evaluations return no variant until it is enabled.
+        </p>
+      )}
+      {flag.type === 'VARIANT_FLAG_TYPE' ? (
+        <>
+          <VariantsCard ns={ns} flag={flag} />
+          <RulesCard ns={ns} flag={flag} />
+        </>
+      ) : (
+        <RolloutsCard ns={ns} flag={flag} />
+      )}
+      <FlagDetailsCard ns={ns} flag={flag} />
+    </>
+  );
 }

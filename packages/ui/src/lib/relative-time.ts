@@ -1,0 +1,31 @@
+/** "3 minutes ago" for the updated column, from an RFC 3339 time and the current one. */
+
+const UNITS: ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** How long ago `iso` was, in the largest whole unit; "just now" under a minute (or for a future time). */
+export function relativeTime(iso: string, now: number): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '';
+  const seconds = Math.round((now - then) / 1000);
+  if (seconds < 60) return 'just now';
+  for (const [unit, size] of UNITS) {
+    if (seconds >= size) return format.format(-Math.floor(seconds / size), unit);
+  }
+  return 'just now';
+}
+
+/** The time in full, for a tooltip: `2026-05-01 14:03 UTC`. */
+export function absoluteTime(iso: string): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  return `${new Date(then).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

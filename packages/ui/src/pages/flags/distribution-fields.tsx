@@ -1,0 +1,67 @@
+/**
+ * The share of a rule's traffic per variant: one percentage input per variant, the running total,
+ * and what blocks saving (a total other than 100). All at 0 is allowed: the rule then matches
+ * without a variant.
+ */
+import type { Variant } from '@ensign/core';
+import { evenSplit, type DistributionCheck } from '../../lib/distributions.js';
+import { variantColour } from './rule-item.js';
+
+export function DistributionFields({ variants, value, check, onChange }: { variants: readonly Variant[]; value: Readonly<Record<string, string>>; check: DistributionCheck; onChange: (value: Record<string, string>) => void }) {
+  if (variants.length === 0) {
+    return (
+      <p className="notice" role="note">
+        The flag has no variants yet, so this rule will match without a variant. Add variants to split traffic between them.
+      </p>
+    );
+  }
+  const split = evenSplit(variants.length);
+  return (
+    <fieldset className="distribution-fields">
+      <legend>Distribution</legend>
+      <p className="field-hint">The share of the matching entities that gets each variant.</p>
+      <div className="distribution-rows">
+        {variants.map((variant, index) => {
+          const invalid = check.invalid.includes(variant.id);
+          return (
+            <div key={variant.id} className={invalid ? 'distribution-row field-invalid' : 'distribution-row'}>
+              <span className="swatch" style={{ background: variantColour(index) }} aria-hidden="true" />
+              <label htmlFor={`pct-${variant.id}`} className="mono">
+                {variant.key}
+              </label>
+              <div className="percent-input">
+                <input
+                  id={`pct-${variant.id}`}
+                  type="text"
+                  inputMode="decimal"
+                  aria-label={`${variant.key} percentage`}
+                  aria-invalid={invalid}
+                  value={value[variant.id] ?? ''}
+                  onChange={(e) => onChange({ ...value, [variant.id]: e.target.value })}
+                />
+                <span aria-hidden="true">%</span>
+              </div>
+            </div>
+          );
+        })}
+      </div>
+      <div className="distribution-total">
+        <output className={check.ok ? 'total-ok' : 'total-bad'} aria-live="polite">
+          Total: {check.total}%
+        </output>
+        <button type="button" className="button button-small" onClick={() => onChange(Object.fromEntries(variants.map((v, i) => [v.id, String(split[i] ?? 0)])))}>
+          Split evenly
+        </button>
+        <button type="button" className="button button-small button-ghost" onClick={() => onChange(Object.fromEntries(variants.map((v) => [v.id, '0'])))}>
+          All to 0%
+        </button>
+      </div>
+      {check.message !== undefined && (
+        <p className="field-error" role="alert">
+          {check.message}
+        </p>
+      )}
+      {check.ok && check.none && <p className="field-hint">No distribution: entities that match this rule get no variant (the rule still matches).</p>}
+    </fieldset>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * Adds or edits a rule: its segments and the share of traffic per variant. A new rule is created
+ * first, then one distribution per variant with a share; should one of those calls fail, the
+ * dialog stays open with what was typed and turns into the editor of the rule just created, so
+ * that trying again completes that rule instead of creating a second.
+ */
+import type { Distribution, Flag, Rule, Segment } from '@ensign/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useRef, useState } from 'react';
+import { distributions, rules } from '../../api/endpoints.js';
+import { queryKeys } from '../../api/query-keys.js';
+import { Dialog } from '../../components/dialog.js';
+import { ErrorBanner } from '../../components/status.js';
+import { useToast } from '../../components/toast.js';
+import { formErrors } from '../../hooks/form-errors.js';
+import { checkDistribution, initialPercents, percentsOf, planDistributions, type DistributionOp } from '../../lib/distributions.js';
+import { segmentKeysOf, segmentRefInput } from '../../lib/segment-ref.js';
+import { DistributionFields } from './distribution-fields.js';
+import { SegmentPicker, type SegmentChoice } from './segment-picker.js';
+
+export interface RuleDialogProps {
+  ns: string;
+  flag: Flag;
+  open: boolean;
+  /** The rule to edit; none to add one. */
+  rule: Rule | undefined;
+  /** The rank a new rule takes: after the last. */
+  nextRank: number;
+  segments: readonly Segment[];
+  onClose: () => void;
+}
+
+const sameChoice = (a: SegmentChoice, b: SegmentChoice): boolean =>
+  a.keys.length === b.keys.length && a.keys.every((k, i) => k === b.keys[i]) && (a.keys.length < 2 || a.operator === b.operator);
+
+export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }: RuleDialogProps) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const variantIds = useMemo(() => flag.variants.map((v) => v.id), [flag.variants]);
+  const [choice, setChoice] = useState<SegmentChoice>(() => ({
+    keys: rule === undefined ? [] : segmentKeysOf(rule),
+    operator: rule?.segmentOperator ?? 'OR_SEGMENT_OPERATOR',
+  }));
+  const [percents, setPercents] = useState<Record<string, string>>(() => initialPercents(variantIds, rule?.distributions));
+  const [error, setError] = useState<unknown>(undefined);
+  const [saving, setSaving] = useState(false);
+  // What the service holds of the rule: none yet for a new rule, kept up to date after each call.
+  const saved = useRef<{ ruleId: string; choice: SegmentChoice; distributions: Distribution[] } | undefined>(
+    rule === undefined ? undefined : { ruleId: rule.id, choice: { keys: segmentKeysOf(rule), operator: rule.segmentOperator }, distributions: [...rule.distributions] },
+  );
+  const [editing, setEditing] = useState(rule !== undefined);
+
+  const check = checkDistribution(percents);
+  const errors = formErrors(error, { segmentKey: 'segments', segmentKeys: 'segments', 'segmentKey or segmentKeys': 'segments', rollout: 'distribution' });
+  const canSave = check.ok && choice.keys.length > 0 && !saving;
+
+  const apply = async (ruleId: string, op: DistributionOp, list: Distribution[]): Promise<Distribution[]> => {
+    if (op.kind === 'create') return [...list, await distributions.create(ns, flag.key, ruleId, { variantId: op.variantId, rollout: op.rollout })];
+    if (op.kind === 'update') {
+      const updated = await distributions.update(ns, flag.key, ruleId, op.id, { variantId: op.variantId, rollout: op.rollout });
+      return list.map((d) => (d.id === op.id ? updated : d));
+    }
+    await distributions.delete(ns, flag.key, ruleId, op.id, op.variantId);
+    return list.filter((d) => d.id !== op.id);
+  };
+
+  const save = async () => {
+    if (!canSave) return;
+    setSaving(true);
+    setError(undefined);
+    try {
+      let state = saved.current;
+      if (state === undefined) {
+        const created = await rules.create(ns, flag.key, { ...segmentRefInput(choice.keys, choice.operator), rank: nextRank });
+        state = { ruleId: created.id, choice, distributions: [] };
+        saved.current = state;
+      } else if (!sameChoice(state.choice, choice)) {
+        await rules.update(ns, flag.key, state.ruleId, segmentRefInput(choice.keys, choice.operator));
+        state.choice = choice;
+      }
+      for (const op of planDistributions(state.distributions, percentsOf(percents))) {
+        state.distributions = await apply(state.ruleId, op, state.distributions);
+      }
+      toast(rule === undefined ? 'Rule added' : 'Rule saved');
+      onClose();
+    } catch (err) {
+      setError(err);
+      // From here on the rule exists: saving again must complete it, not create another.
+      if (saved.current !== undefined) setEditing(true);
+    } finally {
+      setSaving(false);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.rules(ns, flag.key) });
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      wide
+      title={editing ? 'Edit rule' : 'Add rule'}
+      onClose={onClose}
+      onSubmit={() => void save()}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={!canSave}>
+            {saving ? 'Saving…' : editing ? 'Save rule' : 'Create rule'}
+          </button>
+        </>
+      }
+    >
+      {error !== undefined && editing && rule === undefined && (
+        <p className="notice" role="note">
+          The rule was created, but not all of its distribution was saved. Saving again completes this rule.
+        </p>
+      )}
+      <ErrorBanner error={errors.general} />
+      <SegmentPicker ns={ns} segments={segments} value={choice} onChange={setChoice} error={errors.byField['segments']} />
+      <DistributionFields variants={flag.variants} value={percents} check={check} onChange={setPercents} />
+      {errors.byField['distribution'] !== undefined && (
+        <p className="field-error" role="alert">
+          {errors.byField['distribution']}
+        </p>
+      )}
+    </Dialog>
+  );
+}

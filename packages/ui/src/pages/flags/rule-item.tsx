@@ -1,0 +1,104 @@
+/** One rule as a card: its segments, where its traffic goes, and its buttons (move, edit, delete). */
+import type { Rule, Variant } from '@ensign/core';
+import { Link } from 'react-router';
+import { paths } from '../../layout/namespace.js';
+import { roundPercent } from '../../lib/distributions.js';
+import { operatorWord, segmentKeysOf } from '../../lib/segment-ref.js';
+
+export interface RuleItemProps {
+  ns: string;
+  rule: Rule;
+  index: number;
+  variants: readonly Variant[];
+  /** The namespace's segments; undefined while they load. */
+  knownSegments: ReadonlySet<string> | undefined;
+  onEdit: () => void;
+  onDelete: () => void;
+  /** From `useRankedList`. */
+  itemProps: Record<string, unknown>;
+  handleProps: Record<string, unknown>;
+  moveUp: Record<string, unknown>;
+  moveDown: Record<string, unknown>;
+}
+
+/** Variant colours of the distribution bar, in variant order. */
+export const variantColour = (index: number): string => `var(--variant-${Math.max(0, index) % 6})`;
+
+export function SegmentList({ ns, keys, operator, known }: { ns: string; keys: readonly string[]; operator: 'AND' | 'OR'; known: ReadonlySet<string> | undefined }) {
+  return (
+    <span className="segment-list">
+      {keys.map((key, i) => (
+        <span key={key}>
+          {i > 0 && <span className="operator-word">{operator}</span>}
+          {known === undefined || known.has(key) ? (
+            <Link to={paths.segment(ns, key)} className="segment-chip">
+              {key}
+            </Link>
+          ) : (
+            <span className="segment-chip segment-missing" title="This segment no longer exists">
+              {key}
+            </span>
+          )}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onDelete, itemProps, handleProps, moveUp, moveDown }: RuleItemProps) {
+  const titleId = `rule-${rule.id}-title`;
+  const shares = rule.distributions.filter((d) => d.rollout > 0);
+  const variantOf = (id: string) => variants.findIndex((v) => v.id === id);
+  return (
+    <li {...itemProps} aria-labelledby={titleId}>
+      <div className="ranked-card">
+        <span className="drag-handle" title="Drag to reorder" {...handleProps}>
+          ⠿
+        </span>
+        <div className="ranked-main">
+          <div className="ranked-title">
+            <h3 id={titleId}>Rule {index + 1}</h3>
+            <span className="muted">if the entity is in</span>
+            <SegmentList ns={ns} keys={segmentKeysOf(rule)} operator={operatorWord(rule.segmentOperator)} known={knownSegments} />
+          </div>
+          {shares.length === 0 ? (
+            <p className="muted no-variant">No distribution: matches without a variant.</p>
+          ) : (
+            <>
+              <div className="distribution-bar" aria-hidden="true">
+                {shares.map((d) => (
+                  <span key={d.id} style={{ width: `${d.rollout}%`, background: variantColour(variantOf(d.variantId)) }} />
+                ))}
+              </div>
+              <ul className="distribution-list" aria-label={`Distribution of rule ${index + 1}`}>
+                {shares.map((d) => {
+                  const at = variantOf(d.variantId);
+                  return (
+                    <li key={d.id}>
+                      <span className="swatch" style={{ background: variantColour(at) }} aria-hidden="true" />
+                      <code>{variants[at]?.key ?? d.variantId}</code> <span aria-hidden="true">→</span> <strong>{roundPercent(d.rollout)}%</strong>
+                    </li>
+                  );
+                })}
+              </ul>
+            </>
+          )}
+        </div>
+        <div className="ranked-actions">
+          <button type="button" className="icon-button" aria-label="Move up" title="Move up" {...moveUp}>
+            ↑
+          </button>
+          <button type="button" className="icon-button" aria-label="Move down" title="Move down" {...moveDown}>
+            ↓
+          </button>
+          <button type="button" className="button button-small" onClick={onEdit}>
+            Edit
+          </button>
+          <button type="button" className="button button-small button-ghost danger-text" onClick={onDelete}>
+            Delete
+          </button>
+        </div>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,119 @@
+/** A variant flag's variants: the table, adding, editing and deleting them, and the default variant. */
+import type { Flag, Variant } from '@ensign/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { variants } from '../../api/endpoints.js';
+import { queryKeys } from '../../api/query-keys.js';
+import { useConfirm } from '../../components/confirm.js';
+import { EmptyState } from '../../components/status.js';
+import { useToast } from '../../components/toast.js';
+import { formatJson } from '../../lib/json-text.js';
+import { DefaultVariantSelect } from './default-variant-select.js';
+import { messageOf } from './flag-update.js';
+import { VariantDialog } from './variant-dialog.js';
+
+function AttachmentCell({ attachment }: { attachment: string }) {
+  if (attachment === '') return <span className="muted">None</span>;
+  return (
+    <details className="attachment-cell">
+      <summary>
+        <code>{attachment.length > 48 ? `${attachment.slice(0, 47)}…` : attachment}</code>
+      </summary>
+      <pre className="block">{formatJson(attachment)}</pre>
+    </details>
+  );
+}
+
+export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const [dialog, setDialog] = useState<{ open: boolean; key: number; variant: Variant | undefined }>({ open: false, key: 0, variant: undefined });
+  const open = (variant: Variant | undefined) => setDialog((d) => ({ open: true, key: d.key + 1, variant }));
+  const remove = useMutation({
+    mutationFn: (variant: Variant) => variants.delete(ns, flag.key, variant.id),
+    onSuccess: (_, variant) => toast(`Variant ${variant.key} deleted`),
+    onError: (error, variant) => toast(`Variant ${variant.key} was not deleted: ${messageOf(error)}`, 'error'),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.flag(ns, flag.key) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns) });
+    },
+  });
+
+  const askDelete = async (variant: Variant) => {
+    const yes = await confirm({
+      title: 'Delete variant',
+      message: (
+        <>
+          Delete variant <code>{variant.key}</code>? Rules stop sending traffic to it{flag.defaultVariant?.id === variant.id ? ', and the flag loses its default variant' : ''}.
+        </>
+      ),
+      action: 'Delete variant',
+    });
+    if (yes) remove.mutate(variant);
+  };
+
+  return (
+    <section className="card" aria-labelledby="variants-title">
+      <div className="card-header">
+        <div>
+          <h2 id="variants-title">Variants</h2>
+          <p>The values this flag can return.</p>
+        </div>
+        <button type="button" className="button" onClick={() => open(undefined)}>
+          Add variant
+        </button>
+      </div>
+      {flag.variants.length === 0 ? (
+        <EmptyState title="No variants yet">Add the variants this flag chooses between, such as control and treatment.</EmptyState>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="table variants-table">
+              <thead>
+                <tr>
+                  <th scope="col">Key</th>
+                  <th scope="col">Name</th>
+                  <th scope="col" className="hide-narrow">
+                    Description
+                  </th>
+                  <th scope="col">Attachment</th>
+                  <th scope="col" className="actions">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {flag.variants.map((variant) => (
+                  <tr key={variant.id}>
+                    <td>
+                      <code>{variant.key}</code>
+                      {flag.defaultVariant?.id === variant.id && <span className="badge badge-accent default-badge">Default</span>}
+                    </td>
+                    <td>{variant.name}</td>
+                    <td className="hide-narrow muted">{variant.description}</td>
+                    <td className="attachment-column">
+                      <AttachmentCell attachment={variant.attachment} />
+                    </td>
+                    <td className="actions">
+                      <button type="button" className="button button-small" aria-label={`Edit variant ${variant.key}`} onClick={() => open(variant)}>
+                        Edit
+                      </button>{' '}
+                      <button type="button" className="button button-small button-ghost danger-text" aria-label={`Delete variant ${variant.key}`} onClick={() => void askDelete(variant)}>
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="card-body card-footer-row">
+            <DefaultVariantSelect ns={ns} flag={flag} />
+          </div>
+        </>
+      )}
+      <VariantDialog key={dialog.key} ns={ns} flagKey={flag.key} open={dialog.open} variant={dialog.variant} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+    </section>
+  );
+}

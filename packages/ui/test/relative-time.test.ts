@@ -1,0 +1,20 @@
+import test from 'ava';
+import { absoluteTime, relativeTime } from '../src/lib/relative-time.js';
+
+const now = Date.parse('2026-05-10T12:00:00Z');
+
+test('how long ago, in the largest whole unit', (t) => {
+  t.is(relativeTime('2026-05-10T11:59:30Z', now), 'just now');
+  t.is(relativeTime('2026-05-10T12:05:00Z', now), 'just now', 'a clock ahead of this one');
+  t.is(relativeTime('2026-05-10T11:57:00Z', now), '3 minutes ago');
+  t.is(relativeTime('2026-05-10T10:00:00Z', now), '2 hours ago');
+  t.is(relativeTime('2026-05-09T11:00:00Z', now), 'yesterday');
+  t.is(relativeTime('2026-04-20T12:00:00Z', now), '2 weeks ago');
+  t.is(relativeTime('2024-05-01T12:00:00Z', now), '2 years ago');
+  t.is(relativeTime('not a time', now), '');
+});
+
+test('the full time for a tooltip', (t) => {
+  t.is(absoluteTime('2026-05-10T11:57:31.123Z'), '2026-05-10 11:57 UTC');
+  t.is(absoluteTime('garbage'), 'garbage');
+});
