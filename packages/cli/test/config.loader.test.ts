@@ -25,6 +25,7 @@ test('without a file or environment every setting has its documented default', (
   t.deepEqual(config, {
     log: { level: 'info', encoding: 'json' },
     server: { host: '127.0.0.1', http_port: 8080, grpc_port: 9000, protocol: 'http', cert_file: '', cert_key: '', body_limit: 1_048_576, shutdown_timeout: 30_000 },
+    ui: { enabled: true },
     db: { url: 'file:./data/ensign.db', max_open_conn: 0, max_idle_conn: 2, conn_max_lifetime: 0 },
     evaluation: { hash: 'murmur3' },
     nats: { url: '', bucket: 'ensign_snapshots', object_store: 'ensign_snapshot_docs', reconcile_interval: 30_000 },
@@ -210,6 +211,7 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['nats.reconcile_interval', 'nats:\n  reconcile_interval: often', 'nats.reconcile_interval: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "often")'],
   ['evaluator.max_namespaces', 'evaluator:\n  max_namespaces: 0', 'evaluator.max_namespaces: must be an integer of at least 1 (got 0)'],
   ['evaluator.max_bytes', 'evaluator:\n  max_bytes: 0', 'evaluator.max_bytes: must be an integer of at least 1 (got 0)'],
+  ['ui.enabled', 'ui:\n  enabled: maybe', 'ui.enabled: must be true or false (got "maybe")'],
   ['cache.enabled', 'cache:\n  enabled: yes', 'cache.enabled: must be true or false (got "yes")'],
   ['cache.backend', 'cache:\n  backend: memcached', 'cache.backend: must be one of memory, redis (got "memcached")'],
   ['cache.ttl', 'cache:\n  ttl: 0s', 'cache.ttl: must be at least 1ms (got "0s")'],

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type NamespaceChange, type SqlStore } from '@ensign/store';
 import { pino } from 'pino';
-import { CommitRelay, createApp, type ManagementStore, type SnapshotsSettled } from '../src/index.js';
+import { CommitRelay, createApp, type ManagementStore, type SnapshotsSettled, type UiAssets } from '../src/index.js';
 
 /** One parsed pino line. */
 export type LogLine = Record<string, unknown> & { level: number; msg: string };
@@ -43,6 +43,8 @@ export interface HarnessOptions {
   snapshots?: (store: SqlStore) => SnapshotsSettled & { notify(change: NamespaceChange): void };
   /** How long a write waits for its snapshot before answering anyway. */
   settleTimeoutMs?: number;
+  /** The web UI's files, served at `/`. */
+  ui?: UiAssets;
 }
 
 /** Starts `createApp` on 127.0.0.1, port 0, over a migrated SQLite store in a temp directory. */
@@ -61,6 +63,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     ...(snapshots === undefined ? {} : { snapshots }),
     ...(options.settleTimeoutMs === undefined ? {} : { settleTimeoutMs: options.settleTimeoutMs }),
+    ...(options.ui === undefined ? {} : { ui: options.ui }),
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
