@@ -5,36 +5,32 @@
  * signing out, a pasted token, and Settings → API tokens (create, shown once, copy, use, delete);
  * then the tokens page where authentication is not required, and where tokens are not enabled.
  */
-import { type EnsignProcess, type JsonClient, jsonClient, startEnsign } from '@ensign/testkit';
+import { type JsonClient, jsonClient } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ok, uniqueKey } from '../helpers/api.js';
 import { UNAUTHENTICATED, withToken } from '../helpers/auth.js';
 import { ALICE, OIDC_BOOTSTRAP_TOKEN, type OidcEnsign, startOidcEnsign } from '../helpers/oidc-ensign.js';
-import { launchBrowser, openPage, screenshot } from '../helpers/ui-browser.js';
+import { openPage, screenshot, useBrowser, useEnsign } from '../helpers/ui-browser.js';
 
 const SESSION_COOKIE = 'svc_client_token';
 const DAY_MS = 86_400_000;
 
 let oidc: OidcEnsign;
 /** Authentication not required, static tokens enabled. */
-let open: EnsignProcess;
+const open = useEnsign(test, { config: { authentication: { required: false, methods: { token: { enabled: true } } } } });
 /** Authentication not required, static tokens not enabled. */
-let tokenless: EnsignProcess;
-let browser: Browser;
+const tokenless = useEnsign(test);
+const ui = useBrowser(test);
 
 test.before(async () => {
   // The browser opens the UI at 127.0.0.1: the session cookie must be set for that host, over plain HTTP.
   oidc = await startOidcEnsign({ domain: '127.0.0.1', secure: false }, { defaultAccount: ALICE.sub });
   ok(await oidc.admin.post('/api/v1/namespaces', { key: 'shop', name: 'Shop' }), 'create namespace shop');
-  open = await startEnsign({ env: { ENSIGN_LOG_LEVEL: 'warn' }, config: { authentication: { required: false, methods: { token: { enabled: true } } } } });
-  tokenless = await startEnsign({ env: { ENSIGN_LOG_LEVEL: 'warn' } });
-  browser = await launchBrowser();
 });
 
 test.after.always(async () => {
-  await browser?.close();
-  await Promise.all([oidc?.stop(), open?.stop(), tokenless?.stop()]);
+  await oidc?.stop();
 });
 
 const loginHeading = (page: Page): Locator => page.getByRole('heading', { name: 'Sign in' });
@@ -82,7 +78,7 @@ async function createToken(page: Page, fields: { name: string; description?: str
 }
 
 test.serial('the login page names each provider and offers the client token field, light, dark and narrow', async (t) => {
-  const { page, close } = await openPage(t, browser, oidc.server.baseUrl);
+  const { page, close } = await openPage(t, ui.browser, oidc.server.baseUrl);
   await loginHeading(page).waitFor();
   await page.getByRole('button', { name: 'Sign in with Alpha' }).waitFor();
   t.true(await page.getByText('Ensign', { exact: true }).isVisible(), 'the product name');
@@ -97,13 +93,13 @@ test.serial('the login page names each provider and offers the client token fiel
   await screenshot(page, 'login');
   await close();
 
-  const dark = await openPage(t, browser, oidc.server.baseUrl, { colorScheme: 'dark' });
+  const dark = await openPage(t, ui.browser, oidc.server.baseUrl, { colorScheme: 'dark' });
   await loginHeading(dark.page).waitFor();
   await dark.page.getByRole('button', { name: 'Sign in with Beta' }).waitFor();
   await screenshot(dark.page, 'login-dark');
   await dark.close();
 
-  const narrow = await openPage(t, browser, oidc.server.baseUrl, { viewport: { width: 390, height: 844 } });
+  const narrow = await openPage(t, ui.browser, oidc.server.baseUrl, { viewport: { width: 390, height: 844 } });
   await narrow.page.getByRole('button', { name: 'Sign in with Beta' }).waitFor();
   t.true(await narrow.page.evaluate<boolean>('document.documentElement.scrollWidth <= 390'), 'nothing wider than the screen');
   await screenshot(narrow.page, 'login-narrow');
@@ -111,7 +107,7 @@ test.serial('the login page names each provider and offers the client token fiel
 });
 
 test.serial('a provider login lands in the app, writes carry the CSRF token, and signing out ends the session', async (t) => {
-  const { page, context, close } = await openPage(t, browser, oidc.server.baseUrl);
+  const { page, context, close } = await openPage(t, ui.browser, oidc.server.baseUrl);
   const writes: Array<{ path: string; csrf: string | undefined }> = [];
   let selfChecks = 0;
   page.on('request', (request) => {
@@ -153,7 +149,7 @@ test.serial('a provider login lands in the app, writes carry the CSRF token, and
 });
 
 test.serial('a deep link survives the login, and a session ended elsewhere says so', async (t) => {
-  const { page, context, close } = await openPage(t, browser, `${oidc.server.baseUrl}/namespaces/shop/flags`);
+  const { page, context, close } = await openPage(t, ui.browser, `${oidc.server.baseUrl}/namespaces/shop/flags`);
   await loginHeading(page).waitFor();
   await signInWith(page, 'Alpha', '/namespaces/shop/flags');
   t.is(await page.getByLabel('Namespace', { exact: true }).inputValue(), 'shop');
@@ -171,7 +167,7 @@ test.serial('a deep link survives the login, and a session ended elsewhere says 
 });
 
 test.serial('a pasted token signs in; a wrong one is refused beside the field and kept', async (t) => {
-  const { page, close } = await openPage(t, browser, `${oidc.server.baseUrl}/settings/tokens`);
+  const { page, close } = await openPage(t, ui.browser, `${oidc.server.baseUrl}/settings/tokens`);
   const field = page.getByLabel('Client token');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   t.is(await errorOf(page, field), 'Paste a client token');
@@ -198,7 +194,7 @@ test.serial('a pasted token signs in; a wrong one is refused beside the field an
 });
 
 test.serial('Settings → API tokens: create with description, namespace and expiry, shown once and copied, used, listed, deleted', async (t) => {
-  const { page, context, close } = await openPage(t, browser, `${oidc.server.baseUrl}/settings/tokens`);
+  const { page, context, close } = await openPage(t, ui.browser, `${oidc.server.baseUrl}/settings/tokens`);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: oidc.server.baseUrl });
   await signInWith(page, 'Alpha', '/settings/tokens');
   await page.getByRole('heading', { name: 'API tokens' }).waitFor();
@@ -282,7 +278,7 @@ test.serial('Settings → API tokens: create with description, namespace and exp
 });
 
 test.serial('without authentication required the tokens page needs no login', async (t) => {
-  const { page, close } = await openPage(t, browser, `${open.baseUrl}/settings/tokens`);
+  const { page, close } = await openPage(t, ui.browser, `${open.server.baseUrl}/settings/tokens`);
   await page.getByRole('heading', { name: 'API tokens' }).waitFor();
   t.false(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'nobody is signed in');
   await page.getByRole('row').filter({ hasText: 'initial_bootstrap_token' }).waitFor();
@@ -294,7 +290,7 @@ test.serial('without authentication required the tokens page needs no login', as
   await screenshot(page, 'tokens-created-narrow');
   await page.setViewportSize({ width: 1280, height: 800 });
   const clientToken = await created.getByLabel('New token').inputValue();
-  const self = withToken(open.baseUrl, clientToken);
+  const self = withToken(open.server.baseUrl, clientToken);
   t.like(ok(await self.get('/auth/v1/self')), { method: 'METHOD_TOKEN', metadata: { 'io.flipt.auth.token.name': name, 'io.flipt.auth.token.description': 'mobile SDK' } });
   t.is(ok(await self.get('/auth/v1/self')).expiresAt, undefined, 'never expires');
   await page.keyboard.press('Escape');
@@ -312,7 +308,7 @@ test.serial('without authentication required the tokens page needs no login', as
 });
 
 test.serial('where static tokens are not enabled the page says so instead of offering creation', async (t: ExecutionContext) => {
-  const { page, close } = await openPage(t, browser, `${tokenless.baseUrl}/settings/tokens`);
+  const { page, close } = await openPage(t, ui.browser, `${tokenless.server.baseUrl}/settings/tokens`);
   await page.getByText('Static tokens are not enabled on this server').waitFor();
   t.is(await page.getByRole('button', { name: 'Create token' }).count(), 0);
   await page.getByText('No API tokens yet').waitFor();

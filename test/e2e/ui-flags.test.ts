@@ -6,25 +6,11 @@
  * namespace of its own and checks what it did through the API. The tests run one after another:
  * a browser apiece at once would starve a small machine.
  */
-import { type EnsignProcess, type JsonClient, jsonClient, startEnsign } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, openPage, type PageOptions, screenshot } from '../helpers/ui-browser.js';
+import type { Locator, Page } from 'playwright-core';
+import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
 
-let server: EnsignProcess;
-let browser: Browser;
-let api: JsonClient;
-
-test.before(async () => {
-  server = await startEnsign({ env: { ENSIGN_LOG_LEVEL: 'warn' } });
-  browser = await launchBrowser();
-  api = jsonClient(server.baseUrl);
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const ui = useUiServer(test);
 
 interface Seeded {
   ns: string;
@@ -34,14 +20,14 @@ interface Seeded {
 /** A namespace of the test's own, with what the test is not about created through the API. */
 async function seed(t: ExecutionContext, ns: string, what: { segments?: string[]; flag?: { key: string; type?: string; variants?: string[] } } = {}): Promise<Seeded> {
   const ok = (res: { status: number; text: string }, label: string) => t.is(res.status, 200, `${label}: ${res.text}`);
-  ok(await api.post('/api/v1/namespaces', { key: ns, name: ns }), 'namespace');
-  for (const key of what.segments ?? []) ok(await api.post(`/api/v1/namespaces/${ns}/segments`, { key, name: `${key} users`, matchType: 'ALL_MATCH_TYPE' }), key);
+  ok(await ui.api.post('/api/v1/namespaces', { key: ns, name: ns }), 'namespace');
+  for (const key of what.segments ?? []) ok(await ui.api.post(`/api/v1/namespaces/${ns}/segments`, { key, name: `${key} users`, matchType: 'ALL_MATCH_TYPE' }), key);
   const variants: Record<string, string> = {};
   if (what.flag !== undefined) {
     const { key, type = 'VARIANT_FLAG_TYPE' } = what.flag;
-    ok(await api.post(`/api/v1/namespaces/${ns}/flags`, { key, name: key, type, enabled: true }), key);
+    ok(await ui.api.post(`/api/v1/namespaces/${ns}/flags`, { key, name: key, type, enabled: true }), key);
     for (const v of what.flag.variants ?? []) {
-      const res = await api.post(`/api/v1/namespaces/${ns}/flags/${key}/variants`, { key: v, name: v });
+      const res = await ui.api.post(`/api/v1/namespaces/${ns}/flags/${key}/variants`, { key: v, name: v });
       ok(res, v);
       variants[v] = res.body.id;
     }
@@ -51,7 +37,7 @@ async function seed(t: ExecutionContext, ns: string, what: { segments?: string[]
 
 /** Some tests make the service refuse a request on purpose; Chromium logs each refusal. */
 const REFUSALS = [/Failed to load resource: the server responded with a status of [45]\d\d/];
-const open = (t: ExecutionContext, path: string, options?: PageOptions) => openPage(t, browser, `${server.baseUrl}${path}`, { allowConsoleErrors: REFUSALS, ...options });
+const open = (t: ExecutionContext, path: string, options?: PageOptions) => openPage(t, ui.browser, `${ui.server.baseUrl}${path}`, { allowConsoleErrors: REFUSALS, ...options });
 
 /** The texts of what an input's `aria-describedby` names: its hint and the service's error. */
 async function description(input: Locator): Promise<string> {
@@ -67,9 +53,9 @@ async function shot(page: Page, name: string, fullPage = false): Promise<void> {
   await style.evaluate((el) => el.remove());
 }
 
-const rulesOf = async (ns: string, flag: string) => (await api.get(`/api/v1/namespaces/${ns}/flags/${flag}/rules`)).body.rules as Array<{ id: string; segmentKey: string; segmentKeys: string[]; distributions: Array<{ variantId: string; rollout: number }> }>;
-const rolloutsOf = async (ns: string, flag: string) => (await api.get(`/api/v1/namespaces/${ns}/flags/${flag}/rollouts`)).body.rules as Array<{ id: string; type: string; threshold?: { percentage: number; value: boolean }; segment?: { segmentKey: string; value: boolean } }>;
-const flagOf = async (ns: string, flag: string) => (await api.get(`/api/v1/namespaces/${ns}/flags/${flag}`)).body;
+const rulesOf = async (ns: string, flag: string) => (await ui.api.get(`/api/v1/namespaces/${ns}/flags/${flag}/rules`)).body.rules as Array<{ id: string; segmentKey: string; segmentKeys: string[]; distributions: Array<{ variantId: string; rollout: number }> }>;
+const rolloutsOf = async (ns: string, flag: string) => (await ui.api.get(`/api/v1/namespaces/${ns}/flags/${flag}/rollouts`)).body.rules as Array<{ id: string; type: string; threshold?: { percentage: number; value: boolean }; segment?: { segmentKey: string; value: boolean } }>;
+const flagOf = async (ns: string, flag: string) => (await ui.api.get(`/api/v1/namespaces/${ns}/flags/${flag}`)).body;
 
 /** Does `action` and waits for the write it makes to `path` to be answered; resolves the status. */
 async function saving(page: Page, path: string, action: () => Promise<void>): Promise<number> {
@@ -231,7 +217,7 @@ test.serial('a rule whose distribution fails stays open as the editor of that ru
 
 test.serial('rules reorder with the move buttons and by drag and drop; a refused order goes back', async (t) => {
   const { ns } = await seed(t, 'ui-order', { segments: ['one', 'two', 'three'], flag: { key: 'ordered', variants: ['v'] } });
-  for (const [rank, segmentKey] of ['one', 'two', 'three'].entries()) await api.post(`/api/v1/namespaces/${ns}/flags/ordered/rules`, { segmentKey, rank: rank + 1 });
+  for (const [rank, segmentKey] of ['one', 'two', 'three'].entries()) await ui.api.post(`/api/v1/namespaces/${ns}/flags/ordered/rules`, { segmentKey, rank: rank + 1 });
   const { page, close } = await open(t, `/namespaces/${ns}/flags/ordered`);
   await ruleCard(page, 3).getByText('three').waitFor();
 
@@ -409,7 +395,7 @@ test.serial('deleting a variant and a flag asks first; cancelling deletes nothin
   await page.getByRole('button', { name: 'Delete flag' }).click();
   await page.getByRole('dialog', { name: 'Delete flag' }).getByRole('button', { name: 'Delete flag' }).click();
   await page.waitForURL(`**/namespaces/${ns}/flags`);
-  t.is((await api.get(`/api/v1/namespaces/${ns}/flags/doomed`)).status, 404);
+  t.is((await ui.api.get(`/api/v1/namespaces/${ns}/flags/doomed`)).status, 404);
   await close();
 });
 
@@ -417,7 +403,7 @@ test.serial('the list: search, filters and pages over 120 flags, kept in the add
   const { ns } = await seed(t, 'ui-list');
   await Promise.all(
     Array.from({ length: 120 }, (_, i) =>
-      api.post(`/api/v1/namespaces/${ns}/flags`, {
+      ui.api.post(`/api/v1/namespaces/${ns}/flags`, {
         key: `flag-${String(i).padStart(3, '0')}`,
         name: `Feature ${i}`,
         description: i % 10 === 0 ? 'part of the payments epic' : '',
@@ -463,7 +449,7 @@ test.serial('the list: search, filters and pages over 120 flags, kept in the add
 
 test.serial('on a narrow screen and in the dark theme the flag pages stay usable', async (t) => {
   const { ns } = await seed(t, 'ui-narrow', { segments: ['beta'], flag: { key: 'narrow', variants: ['on', 'off'] } });
-  await api.post(`/api/v1/namespaces/${ns}/flags/narrow/rules`, { segmentKey: 'beta', rank: 1 });
+  await ui.api.post(`/api/v1/namespaces/${ns}/flags/narrow/rules`, { segmentKey: 'beta', rank: 1 });
   const narrow = await open(t, `/namespaces/${ns}/flags/narrow`, { viewport: { width: 390, height: 844 } });
   await narrow.page.getByRole('heading', { name: 'Rule 1' }).waitFor();
   t.false(await narrow.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth'), 'no sideways scrolling');
@@ -471,7 +457,7 @@ test.serial('on a narrow screen and in the dark theme the flag pages stay usable
   await narrow.page.keyboard.press('Space');
   await narrow.page.getByText('Flag disabled').waitFor();
   await shot(narrow.page, 'flag-variant-narrow', true);
-  await narrow.page.goto(`${server.baseUrl}/namespaces/${ns}/flags`);
+  await narrow.page.goto(`${ui.server.baseUrl}/namespaces/${ns}/flags`);
   await narrow.page.getByRole('link', { name: 'narrow' }).waitFor();
   await shot(narrow.page, 'flags-list-narrow');
   await narrow.close();

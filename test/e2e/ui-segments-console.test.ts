@@ -3,28 +3,18 @@
  * a real `ensign server`: what a user creates through the UI is what the API stores, refusals show
  * the service's message where it belongs, and the console answers what `/evaluate/v1` answers.
  */
-import { type EnsignProcess, type JsonClient, jsonClient, startEnsign } from '@ensign/testkit';
+import { jsonClient, startEnsign } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../helpers/ui-browser.js';
+import type { Page } from 'playwright-core';
+import { openPage, screenshot, useUiServer } from '../helpers/ui-browser.js';
 
-let server: EnsignProcess;
-let browser: Browser;
-let api: JsonClient;
+const ui = useUiServer(test);
 
 test.before(async () => {
-  server = await startEnsign({ env: { ENSIGN_LOG_LEVEL: 'warn' } });
-  browser = await launchBrowser();
-  api = jsonClient(server.baseUrl);
   for (const key of ['shop', 'dates', 'many']) {
-    const created = await api.post('/api/v1/namespaces', { key, name: key, description: '' });
+    const created = await ui.api.post('/api/v1/namespaces', { key, name: key, description: '' });
     if (created.status !== 200) throw new Error(`namespace ${key}: ${created.text}`);
   }
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /** The API's answer, failing the test unless it is a 200. */
@@ -36,7 +26,7 @@ async function ok<T = any>(t: ExecutionContext, pending: Promise<{ status: numbe
 
 /** The constraints of a segment as the service stores them. */
 async function storedConstraints(t: ExecutionContext, ns: string, segmentKey: string): Promise<Array<Record<string, string>>> {
-  return (await ok<{ constraints: Array<Record<string, string>> }>(t, api.get(`/api/v1/namespaces/${ns}/segments/${segmentKey}`))).constraints;
+  return (await ok<{ constraints: Array<Record<string, string>> }>(t, ui.api.get(`/api/v1/namespaces/${ns}/segments/${segmentKey}`))).constraints;
 }
 
 /** Closes the notices of earlier actions so a screenshot shows the page itself. */
@@ -62,7 +52,7 @@ async function fillConstraint(page: Page, c: { type: string; property?: string; 
 }
 
 test('namespaces: created through the dialog, listed in the switcher; the default one is protected', async (t) => {
-  const { page, close } = await openPage(t, browser, `${server.baseUrl}/settings/namespaces`);
+  const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/settings/namespaces`);
   // By keyboard: the dialog opens on its first field, Tab moves on, Enter submits.
   await page.getByRole('button', { name: 'New namespace' }).focus();
   await page.keyboard.press('Enter');
@@ -80,7 +70,7 @@ test('namespaces: created through the dialog, listed in the switcher; the defaul
   const switcher = page.getByLabel('Namespace', { exact: true });
   await switcher.locator('option[value="team-payments"]').waitFor({ state: 'attached' });
   t.is(await switcher.locator('option[value="team-payments"]').textContent(), 'Team Payments (team-payments)');
-  t.like(await ok(t, api.get('/api/v1/namespaces/team-payments')), { key: 'team-payments', name: 'Team Payments', description: 'Checkout and billing', protected: false });
+  t.like(await ok(t, ui.api.get('/api/v1/namespaces/team-payments')), { key: 'team-payments', name: 'Team Payments', description: 'Checkout and billing', protected: false });
 
   // The same key again: the service's message next to Key, and the typed name kept.
   await page.getByRole('button', { name: 'New namespace' }).click();
@@ -104,19 +94,19 @@ test('namespaces: created through the dialog, listed in the switcher; the defaul
   await page.getByRole('button', { name: 'Delete namespace default' }).click();
   await page.getByRole('dialog', { name: 'Delete namespace' }).getByRole('button', { name: 'Delete namespace' }).click();
   await page.getByRole('alert').filter({ hasText: 'namespace "default" is protected' }).waitFor();
-  t.is((await api.get('/api/v1/namespaces/default')).status, 200);
+  t.is((await ui.api.get('/api/v1/namespaces/default')).status, 200);
 
   // Cancelling deletes nothing; confirming removes the namespace and its switcher entry.
   await page.getByRole('button', { name: 'Delete namespace team-payments' }).click();
   await page.getByRole('dialog', { name: 'Delete namespace' }).waitFor();
   await page.keyboard.press('Enter');
   await page.getByRole('dialog', { name: 'Delete namespace' }).waitFor({ state: 'hidden' });
-  t.is((await api.get('/api/v1/namespaces/team-payments')).status, 200, 'cancel keeps it');
+  t.is((await ui.api.get('/api/v1/namespaces/team-payments')).status, 200, 'cancel keeps it');
   await page.getByRole('button', { name: 'Delete namespace team-payments' }).click();
   await page.getByRole('dialog', { name: 'Delete namespace' }).getByRole('button', { name: 'Delete namespace' }).click();
   await page.getByRole('cell', { name: 'team-payments', exact: true }).waitFor({ state: 'detached' });
   await switcher.locator('option[value="team-payments"]').waitFor({ state: 'detached' });
-  t.is((await api.get('/api/v1/namespaces/team-payments')).status, 404);
+  t.is((await ui.api.get('/api/v1/namespaces/team-payments')).status, 404);
 
   await page.getByRole('link', { name: 'Flags of shop' }).click();
   await page.waitForURL('**/namespaces/shop/flags');
@@ -124,7 +114,7 @@ test('namespaces: created through the dialog, listed in the switcher; the defaul
 });
 
 test.serial('segments: a segment with a string and a number constraint, created through the UI', async (t) => {
-  const { page, close } = await openPage(t, browser, `${server.baseUrl}/namespaces/shop/segments`);
+  const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/shop/segments`);
   await page.getByText('No segments yet').waitFor();
   await page.getByRole('button', { name: 'New segment' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'New segment' });
@@ -171,8 +161,8 @@ test.serial('segments: a segment with a string and a number constraint, created 
 });
 
 test('segments: date-times and lists round-trip as the service stores them; a refused value keeps what was typed', async (t) => {
-  await ok(t, api.post('/api/v1/namespaces/dates/segments', { key: 'launch', name: 'Launch window', description: '', matchType: 'ANY_MATCH_TYPE' }));
-  const { page, close } = await openPage(t, browser, `${server.baseUrl}/namespaces/dates/segments/launch`, { timezoneId: 'Europe/Berlin' });
+  await ok(t, ui.api.post('/api/v1/namespaces/dates/segments', { key: 'launch', name: 'Launch window', description: '', matchType: 'ANY_MATCH_TYPE' }));
+  const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/dates/segments/launch`, { timezoneId: 'Europe/Berlin' });
   await page.getByRole('heading', { name: 'Launch window', level: 1 }).waitFor();
 
   // A date-time picked in the browser's zone is stored as RFC 3339 UTC …
@@ -261,15 +251,15 @@ test('segments: date-times and lists round-trip as the service stores them; a re
   await page.getByLabel('Match type').selectOption('ALL_MATCH_TYPE');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await page.getByRole('heading', { name: 'Launch cohort', level: 1 }).waitFor();
-  t.like(await ok(t, api.get('/api/v1/namespaces/dates/segments/launch')), { name: 'Launch cohort', description: 'Signed up after launch', matchType: 'ALL_MATCH_TYPE' });
+  t.like(await ok(t, ui.api.get('/api/v1/namespaces/dates/segments/launch')), { name: 'Launch cohort', description: 'Signed up after launch', matchType: 'ALL_MATCH_TYPE' });
   await close();
 });
 
 test('segments: a narrow dark screen shows the segment and deleting it asks first', async (t) => {
-  await ok(t, api.post('/api/v1/namespaces/dates/segments', { key: 'narrow', name: 'Narrow screens', description: 'Seen at 390px', matchType: 'ALL_MATCH_TYPE' }));
-  await ok(t, api.post('/api/v1/namespaces/dates/segments/narrow/constraints', { type: 'STRING_COMPARISON_TYPE', property: 'device', operator: 'isoneof', value: '["phone","tablet"]', description: 'Small devices' }));
-  await ok(t, api.post('/api/v1/namespaces/dates/segments/narrow/constraints', { type: 'NUMBER_COMPARISON_TYPE', property: 'width', operator: 'lt', value: '768', description: '' }));
-  const { page, close } = await openPage(t, browser, `${server.baseUrl}/namespaces/dates/segments/narrow`, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+  await ok(t, ui.api.post('/api/v1/namespaces/dates/segments', { key: 'narrow', name: 'Narrow screens', description: 'Seen at 390px', matchType: 'ALL_MATCH_TYPE' }));
+  await ok(t, ui.api.post('/api/v1/namespaces/dates/segments/narrow/constraints', { type: 'STRING_COMPARISON_TYPE', property: 'device', operator: 'isoneof', value: '["phone","tablet"]', description: 'Small devices' }));
+  await ok(t, ui.api.post('/api/v1/namespaces/dates/segments/narrow/constraints', { type: 'NUMBER_COMPARISON_TYPE', property: 'width', operator: 'lt', value: '768', description: '' }));
+  const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/dates/segments/narrow`, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
   await page.getByRole('heading', { name: 'Narrow screens', level: 1 }).waitFor();
   const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   t.is(overflow, 0, 'the page itself does not scroll sideways');
@@ -278,23 +268,23 @@ test('segments: a narrow dark screen shows the segment and deleting it asks firs
   await page.getByRole('button', { name: 'Delete segment' }).click();
   await page.getByRole('dialog', { name: 'Delete segment' }).getByRole('button', { name: 'Delete segment' }).click();
   await page.waitForURL('**/namespaces/dates/segments');
-  t.is((await api.get('/api/v1/namespaces/dates/segments/narrow')).status, 404);
+  t.is((await ui.api.get('/api/v1/namespaces/dates/segments/narrow')).status, 404);
   await close();
 });
 
 test.serial('console: evaluations answer what /evaluate/v1 answers, with the curl for the same request', async (t) => {
-  const flag = await ok(t, api.post('/api/v1/namespaces/shop/flags', { key: 'checkout', name: 'Checkout', description: '', enabled: true, type: 'VARIANT_FLAG_TYPE' }));
+  const flag = await ok(t, ui.api.post('/api/v1/namespaces/shop/flags', { key: 'checkout', name: 'Checkout', description: '', enabled: true, type: 'VARIANT_FLAG_TYPE' }));
   t.truthy(flag);
-  const blue = await ok(t, api.post('/api/v1/namespaces/shop/flags/checkout/variants', { key: 'blue', name: 'Blue', description: '', attachment: '{"color":"blue","size":2}' }));
-  const green = await ok(t, api.post('/api/v1/namespaces/shop/flags/checkout/variants', { key: 'green', name: 'Green', description: '', attachment: '{"color":"green","size":3}' }));
-  const rule = await ok(t, api.post('/api/v1/namespaces/shop/flags/checkout/rules', { segmentKey: 'pro-customers', rank: 1 }));
-  await ok(t, api.post(`/api/v1/namespaces/shop/flags/checkout/rules/${rule.id}/distributions`, { variantId: blue.id, rollout: 50 }));
-  await ok(t, api.post(`/api/v1/namespaces/shop/flags/checkout/rules/${rule.id}/distributions`, { variantId: green.id, rollout: 50 }));
-  await ok(t, api.put('/api/v1/namespaces/shop/flags/checkout', { name: 'Checkout', description: '', enabled: true, defaultVariantId: blue.id }));
-  await ok(t, api.post('/api/v1/namespaces/shop/flags', { key: 'dark-mode', name: 'Dark mode', description: '', enabled: true, type: 'BOOLEAN_FLAG_TYPE' }));
-  await ok(t, api.post('/api/v1/namespaces/shop/flags/dark-mode/rollouts', { rank: 1, description: '', segment: { segmentKey: 'pro-customers', value: true } }));
+  const blue = await ok(t, ui.api.post('/api/v1/namespaces/shop/flags/checkout/variants', { key: 'blue', name: 'Blue', description: '', attachment: '{"color":"blue","size":2}' }));
+  const green = await ok(t, ui.api.post('/api/v1/namespaces/shop/flags/checkout/variants', { key: 'green', name: 'Green', description: '', attachment: '{"color":"green","size":3}' }));
+  const rule = await ok(t, ui.api.post('/api/v1/namespaces/shop/flags/checkout/rules', { segmentKey: 'pro-customers', rank: 1 }));
+  await ok(t, ui.api.post(`/api/v1/namespaces/shop/flags/checkout/rules/${rule.id}/distributions`, { variantId: blue.id, rollout: 50 }));
+  await ok(t, ui.api.post(`/api/v1/namespaces/shop/flags/checkout/rules/${rule.id}/distributions`, { variantId: green.id, rollout: 50 }));
+  await ok(t, ui.api.put('/api/v1/namespaces/shop/flags/checkout', { name: 'Checkout', description: '', enabled: true, defaultVariantId: blue.id }));
+  await ok(t, ui.api.post('/api/v1/namespaces/shop/flags', { key: 'dark-mode', name: 'Dark mode', description: '', enabled: true, type: 'BOOLEAN_FLAG_TYPE' }));
+  await ok(t, ui.api.post('/api/v1/namespaces/shop/flags/dark-mode/rollouts', { rank: 1, description: '', segment: { segmentKey: 'pro-customers', value: true } }));
 
-  const { page, close } = await openPage(t, browser, `${server.baseUrl}/namespaces/shop/console?flag=checkout`);
+  const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/shop/console?flag=checkout`);
   t.is(await page.getByLabel('Flag', { exact: true }).inputValue(), 'checkout', '?flag= preselects the flag');
   await page.getByRole('radio', { name: 'Variant' }).and(page.locator(':checked')).waitFor();
   await page.getByLabel('Entity ID').fill('user-42');
@@ -308,7 +298,7 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   const result = page.getByRole('region', { name: 'Result' });
   await result.getByText('Matched a rule').waitFor();
   const context = { plan: 'pro', age: '30' };
-  const expected = await ok(t, api.post('/evaluate/v1/variant', { namespaceKey: 'shop', flagKey: 'checkout', entityId: 'user-42', context }));
+  const expected = await ok(t, ui.api.post('/evaluate/v1/variant', { namespaceKey: 'shop', flagKey: 'checkout', entityId: 'user-42', context }));
   t.true(expected.match);
   t.is(await result.locator('.result-variant').innerText(), expected.variantKey, 'the variant the API answers for the same entity');
   t.is(await result.locator('.reason-code').innerText(), 'MATCH_EVALUATION_REASON');
@@ -324,7 +314,7 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   // The curl command names the same route and body, and running it gives the same answer.
   const curl = await page.getByLabel('curl command').innerText();
   const url = curl.match(/^curl -X POST '([^']+)'/)?.[1];
-  t.is(url, `${server.baseUrl}/evaluate/v1/namespaces/shop/variant`);
+  t.is(url, `${ui.server.baseUrl}/evaluate/v1/namespaces/shop/variant`);
   const quotedBody = curl.match(/-d '((?:[^']|'\\'')*)'\s*$/)?.[1] ?? '';
   const body = JSON.parse(quotedBody.replaceAll(`'\\''`, `'`));
   t.deepEqual(body, { namespaceKey: 'shop', flagKey: 'checkout', entityId: 'user-42', context });
@@ -347,7 +337,7 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   await result.getByText('Matched a rollout').waitFor();
   t.is(await result.locator('.result-headline').innerText(), 'Enabled');
   t.regex(await page.getByLabel('curl command').innerText(), /\/evaluate\/v1\/namespaces\/shop\/boolean'/);
-  t.like(await ok(t, api.post('/evaluate/v1/boolean', { namespaceKey: 'shop', flagKey: 'dark-mode', entityId: 'user-42', context: { plan: 'pro', age: '30' } })), { enabled: true, reason: 'MATCH_EVALUATION_REASON' });
+  t.like(await ok(t, ui.api.post('/evaluate/v1/boolean', { namespaceKey: 'shop', flagKey: 'dark-mode', entityId: 'user-42', context: { plan: 'pro', age: '30' } })), { enabled: true, reason: 'MATCH_EVALUATION_REASON' });
 
   // Errors of the service show as a banner, and the form keeps its values.
   await page.getByRole('radio', { name: 'Variant' }).check();
@@ -377,7 +367,7 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   await page.getByRole('button', { name: 'Delete segment' }).click();
   await page.getByRole('dialog', { name: 'Delete segment' }).getByRole('button', { name: 'Delete segment' }).click();
   await page.getByRole('alert').filter({ hasText: 'segment "shop/pro-customers" is in use' }).waitFor();
-  t.is((await api.get('/api/v1/namespaces/shop/segments/pro-customers')).status, 200);
+  t.is((await ui.api.get('/api/v1/namespaces/shop/segments/pro-customers')).status, 200);
   await close();
 });
 
@@ -397,7 +387,7 @@ test('console: signed in with a pasted token, the curl reads the token from $ENS
   await ok(t, admin.post('/api/v1/namespaces/default/flags', { key: 'beta', name: 'Beta', description: '', enabled: true, type: 'BOOLEAN_FLAG_TYPE' }, auth));
 
   // The pasted token lives in this tab's session storage, where the sign-in screen puts it.
-  const { page, close } = await openPage(t, browser, `${secured.baseUrl}/favicon.svg`);
+  const { page, close } = await openPage(t, ui.browser, `${secured.baseUrl}/favicon.svg`);
   await page.evaluate(`sessionStorage.setItem('ensign.token', ${JSON.stringify(secret)})`);
   await page.goto(`${secured.baseUrl}/namespaces/default/console?flag=beta`);
   await page.getByRole('radio', { name: 'Boolean' }).and(page.locator(':checked')).waitFor();
@@ -421,9 +411,9 @@ test('console: signed in with a pasted token, the curl reads the token from $ENS
 test('segments: the list pages in the browser and search covers every page', async (t) => {
   for (let i = 1; i <= 30; i++) {
     const key = `cohort-${String(i).padStart(2, '0')}`;
-    await ok(t, api.post('/api/v1/namespaces/many/segments', { key, name: `Cohort ${i}`, description: i === 30 ? 'the last one' : '', matchType: 'ANY_MATCH_TYPE' }));
+    await ok(t, ui.api.post('/api/v1/namespaces/many/segments', { key, name: `Cohort ${i}`, description: i === 30 ? 'the last one' : '', matchType: 'ANY_MATCH_TYPE' }));
   }
-  const { page, close } = await openPage(t, browser, `${server.baseUrl}/namespaces/many/segments`);
+  const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/many/segments`);
   const pages = page.getByRole('navigation', { name: 'Pages' });
   await pages.getByText('1–25 of 30').waitFor();
   t.is(await page.getByRole('link', { name: /^Cohort / }).count(), 25);

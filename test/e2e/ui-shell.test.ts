@@ -3,27 +3,14 @@
  * routes), and the frame in a real Chromium (navigation, namespace switcher, themes, a narrow
  * screen), with no script errors.
  */
-import { type EnsignProcess, jsonClient, startEnsign } from '@ensign/testkit';
 import test from 'ava';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../helpers/ui-browser.js';
+import { openPage, screenshot, useUiServer } from '../helpers/ui-browser.js';
 
-let server: EnsignProcess;
-let browser: Browser;
-
-test.before(async () => {
-  server = await startEnsign({ env: { ENSIGN_LOG_LEVEL: 'warn' } });
-  browser = await launchBrowser();
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const ui = useUiServer(test);
 
 test('the page is served at / and at every client route, revalidated on each load', async (t) => {
   for (const path of ['/', '/namespaces/default/flags', '/settings/tokens/']) {
-    const response = await fetch(`${server.baseUrl}${path}`);
+    const response = await fetch(`${ui.server.baseUrl}${path}`);
     t.is(response.status, 200, path);
     t.regex(response.headers.get('content-type') ?? '', /^text\/html/, path);
     t.is(response.headers.get('cache-control'), 'no-cache', path);
@@ -33,10 +20,10 @@ test('the page is served at / and at every client route, revalidated on each loa
 });
 
 test('hashed files are cached for a year, compressed, and answer 304 to their ETag', async (t) => {
-  const page = await (await fetch(server.baseUrl)).text();
+  const page = await (await fetch(ui.server.baseUrl)).text();
   const script = page.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
   if (script === undefined) return t.fail(`no script in ${page}`);
-  const plain = await fetch(`${server.baseUrl}${script}`, { headers: { 'Accept-Encoding': 'identity' } });
+  const plain = await fetch(`${ui.server.baseUrl}${script}`, { headers: { 'Accept-Encoding': 'identity' } });
   t.is(plain.status, 200);
   t.is(plain.headers.get('cache-control'), 'public, max-age=31536000, immutable');
   t.regex(plain.headers.get('content-type') ?? '', /^text\/javascript/);
@@ -44,25 +31,25 @@ test('hashed files are cached for a year, compressed, and answer 304 to their ET
 
   for (const encoding of ['br', 'gzip']) {
     // fetch decodes what it asked for: the decoded body must be the file itself.
-    const compressed = await fetch(`${server.baseUrl}${script}`, { headers: { 'Accept-Encoding': encoding } });
+    const compressed = await fetch(`${ui.server.baseUrl}${script}`, { headers: { 'Accept-Encoding': encoding } });
     t.is(compressed.headers.get('content-encoding'), encoding);
     t.true(Buffer.from(await compressed.arrayBuffer()).equals(body), encoding);
   }
   // fetch adds `Cache-Control: no-cache` to a conditional request unless one is given, as a browser revalidating would not.
-  const again = await fetch(`${server.baseUrl}${script}`, { headers: { 'If-None-Match': plain.headers.get('etag') ?? '', 'Cache-Control': 'max-age=0' } });
+  const again = await fetch(`${ui.server.baseUrl}${script}`, { headers: { 'If-None-Match': plain.headers.get('etag') ?? '', 'Cache-Control': 'max-age=0' } });
   t.is(again.status, 304);
 });
 
 test('a missing file is a 404 and the APIs keep their own answers', async (t) => {
-  t.is((await fetch(`${server.baseUrl}/assets/missing-1234.js`)).status, 404);
-  const api = jsonClient(server.baseUrl);
+  t.is((await fetch(`${ui.server.baseUrl}/assets/missing-1234.js`)).status, 404);
+  const { api } = ui;
   t.deepEqual((await api.get('/api/v1/no-such-route')).body, { code: 5, message: 'Not Found', details: [] });
   t.deepEqual((await api.get('/health')).body, { status: 'SERVING' });
   t.is((await api.post('/')).status, 404, 'the UI answers reads only');
 });
 
 test('the frame: / opens the default namespace, the navigation reaches every area', async (t) => {
-  const { page, close } = await openPage(t, browser, server.baseUrl);
+  const { page, close } = await openPage(t, ui.browser, ui.server.baseUrl);
   await page.waitForURL('**/namespaces/default/flags');
   await t.notThrowsAsync(page.getByRole('navigation', { name: 'Main' }).waitFor());
   for (const [link, url] of [
@@ -80,7 +67,7 @@ test('the frame: / opens the default namespace, the navigation reaches every are
 });
 
 test('themes: the choice sets the page colours and is kept across loads', async (t) => {
-  const { page, close } = await openPage(t, browser, `${server.baseUrl}/namespaces/default/flags`);
+  const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/default/flags`);
   const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
   const light = await background();
   await page.getByLabel('Theme').selectOption('dark');
@@ -95,7 +82,7 @@ test('themes: the choice sets the page colours and is kept across loads', async 
 });
 
 test('a narrow screen hides the navigation behind the menu button', async (t) => {
-  const { page, close } = await openPage(t, browser, `${server.baseUrl}/namespaces/default/flags`, { viewport: { width: 390, height: 844 } });
+  const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/default/flags`, { viewport: { width: 390, height: 844 } });
   const nav = page.getByRole('navigation', { name: 'Main' });
   t.false(await nav.isVisible());
   await page.getByRole('button', { name: 'Menu' }).click();
@@ -107,7 +94,7 @@ test('a narrow screen hides the navigation behind the menu button', async (t) =>
 });
 
 test('an unknown namespace in the address says so', async (t) => {
-  const { page, close } = await openPage(t, browser, `${server.baseUrl}/namespaces/no-such-ns/flags`);
+  const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/no-such-ns/flags`);
   await t.notThrowsAsync(page.getByText('Namespace "no-such-ns" not found').waitFor());
   await close();
 });

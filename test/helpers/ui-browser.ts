@@ -1,13 +1,13 @@
 /**
  * A real Chromium (Debian's, at /usr/bin/chromium) driven by playwright-core, for the UI's
- * end-to-end tests. Each test file launches one browser; each test opens pages in a context of its
- * own (its own cookies and storage). Script errors on a page fail the test that opened it, and
- * screenshots land in test/artifacts/screenshots.
+ * end-to-end tests. Each test file launches one browser (`useUiServer` gives a file its server and
+ * browser); each test opens pages in a context of its own (its own cookies and storage). Script
+ * errors on a page fail the test that opened it, and screenshots land in test/artifacts/screenshots.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repositoryRoot } from '@ensign/testkit';
-import type { ExecutionContext } from 'ava';
+import { type EnsignProcess, type JsonClient, jsonClient, repositoryRoot, startEnsign, type StartOptions } from '@ensign/testkit';
+import type { ExecutionContext, TestFn } from 'ava';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** The browser the tests drive; `ENSIGN_TEST_CHROMIUM` points elsewhere. */
@@ -76,4 +76,80 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: options.fullPage ?? false, animations: 'disabled' });
   return path;
+}
+
+/** What a hook sets up, read inside the tests (and hooks declared after it), once it is there. */
+function ready<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is not started yet: read it inside a test or a later hook`);
+  return value;
+}
+
+/**
+ * A browser for the whole test file: launched by a serial `before` hook (so `before` hooks declared
+ * later see it) and closed after the last test.
+ */
+export function useBrowser(test: TestFn): { readonly browser: Browser } {
+  let browser: Browser | undefined;
+  test.serial.before(async () => {
+    browser = await launchBrowser();
+  });
+  test.after.always(async () => {
+    await browser?.close();
+  });
+  return {
+    get browser() {
+      return ready(browser, 'the browser');
+    },
+  };
+}
+
+/**
+ * An `ensign server` for the whole test file (a fresh SQLite database; warnings only in its log
+ * unless `options.env` says otherwise), started like `useBrowser`'s browser.
+ */
+export function useEnsign(test: TestFn, options: StartOptions = {}): { readonly server: EnsignProcess; readonly api: JsonClient } {
+  let server: EnsignProcess | undefined;
+  let api: JsonClient | undefined;
+  test.serial.before(async () => {
+    server = await startEnsign({ ...options, env: { ENSIGN_LOG_LEVEL: 'warn', ...options.env } });
+    api = jsonClient(server.baseUrl);
+  });
+  test.after.always(async () => {
+    await server?.stop();
+  });
+  return {
+    get server() {
+      return ready(server, 'the server');
+    },
+    get api() {
+      return ready(api, 'the server');
+    },
+  };
+}
+
+export interface UiServer {
+  readonly server: EnsignProcess;
+  readonly browser: Browser;
+  /** The server's API, to seed what a test is not about and to check what the UI stored. */
+  readonly api: JsonClient;
+}
+
+/**
+ * The set-up of a UI test file: an `ensign server` (`options` as `startEnsign` takes them; warnings
+ * only in its log), then a browser, started before the first test and stopped after the last.
+ */
+export function useUiServer(test: TestFn, options: StartOptions = {}): UiServer {
+  const ensign = useEnsign(test, options);
+  const chromium = useBrowser(test);
+  return {
+    get server() {
+      return ensign.server;
+    },
+    get browser() {
+      return chromium.browser;
+    },
+    get api() {
+      return ensign.api;
+    },
+  };
 }

@@ -7,11 +7,16 @@ test('how long ago, in the largest whole unit', (t) => {
   t.is(relativeTime('2026-05-10T11:59:30Z', now), 'just now');
   t.is(relativeTime('2026-05-10T12:05:00Z', now), 'just now', 'a clock ahead of this one');
   t.is(relativeTime('2026-05-10T11:57:00Z', now), '3 minutes ago');
+  t.is(relativeTime('2026-05-10T11:55:00Z', now), '5 minutes ago');
   t.is(relativeTime('2026-05-10T10:00:00Z', now), '2 hours ago');
+  t.is(relativeTime('2026-05-10T09:00:00Z', now), '3 hours ago');
+  t.is(relativeTime('2026-05-09T12:00:00Z', now), 'yesterday');
   t.is(relativeTime('2026-05-09T11:00:00Z', now), 'yesterday');
   t.is(relativeTime('2026-04-20T12:00:00Z', now), '2 weeks ago');
+  t.is(relativeTime('2025-05-10T12:00:00Z', now), 'last year');
   t.is(relativeTime('2024-05-01T12:00:00Z', now), '2 years ago');
   t.is(relativeTime('not a time', now), '');
+  t.is(relativeTime('nonsense', now), '');
 });
 
 test('the full time for a tooltip', (t) => {

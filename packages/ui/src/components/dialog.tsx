@@ -67,3 +67,28 @@ export function Dialog({ open, title, onClose, children, footer, onSubmit, wide 
     </dialog>
   );
 }
+
+export interface DialogButtonsProps {
+  onCancel: () => void;
+  /** The submit button's text ("Create flag"). */
+  label: string;
+  /** While the save is under way: the submit button says `busyLabel` ("Saving…"). */
+  busy: boolean;
+  busyLabel: string;
+  /** When the form cannot be submitted; while `busy` by default. */
+  disabled?: boolean;
+}
+
+/** Cancel and the submit button, the footer of a dialog that is a form. */
+export function DialogButtons({ onCancel, label, busy, busyLabel, disabled = busy }: DialogButtonsProps) {
+  return (
+    <>
+      <button type="button" className="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="button button-primary" disabled={disabled}>
+        {busy ? busyLabel : label}
+      </button>
+    </>
+  );
+}

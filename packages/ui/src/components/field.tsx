@@ -29,11 +29,17 @@ export function Field({ label, error, hint, children, className }: FieldProps) {
           {hint}
         </p>
       )}
-      {error !== undefined && (
-        <p className="field-error" id={errorId} role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} error={error} />
     </div>
+  );
+}
+
+/** The service's message about a field, where the field's `aria-describedby` can name it (`id`). */
+export function FieldError({ id, error }: { id?: string; error: string | undefined }) {
+  if (error === undefined) return null;
+  return (
+    <p className="field-error" id={id} role="alert">
+      {error}
+    </p>
   );
 }

@@ -1,4 +1,4 @@
-/** "3 minutes ago" for the updated column, from an RFC 3339 time and the current one. */
+/** "3 minutes ago": how long ago a resource changed or an evaluation ran, from an RFC 3339 time and the current one. */
 
 const UNITS: ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 24 * 3600],

@@ -1,37 +1,29 @@
 /** The evaluation context as key/value rows (values are strings, as the service takes them). */
-import { useEffect, useRef, useState } from 'react';
+import { useRowFocus } from '../../hooks/row-focus.js';
 import type { ContextRow } from '../../lib/evaluation-console.js';
 
 export function ContextRowsEditor({ rows, onChange }: { rows: ContextRow[]; onChange: (rows: ContextRow[]) => void }) {
-  const keys = useRef<Array<HTMLInputElement | null>>([]);
-  const [focus, setFocus] = useState<number | undefined>(undefined);
-  useEffect(() => {
-    if (focus === undefined) return;
-    keys.current[focus]?.focus();
-    setFocus(undefined);
-  }, [focus]);
+  const keys = useRowFocus();
 
   const update = (index: number, change: Partial<ContextRow>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
   const add = () => {
     onChange([...rows, { key: '', value: '' }]);
-    setFocus(rows.length);
+    keys.focusLater(rows.length);
   };
   const remove = (index: number) => {
     const next = rows.filter((_, i) => i !== index);
     onChange(next.length === 0 ? [{ key: '', value: '' }] : next);
-    setFocus(Math.max(0, Math.min(index, next.length - 1)));
+    keys.focusLater(Math.max(0, Math.min(index, next.length - 1)));
   };
 
   return (
-    <fieldset className="context-editor">
+    <fieldset className="fieldset context-editor">
       <legend>Context</legend>
       <div className="context-rows">
         {rows.map((row, index) => (
           <div className="context-row" key={index}>
             <input
-              ref={(el) => {
-                keys.current[index] = el;
-              }}
+              ref={keys.ref(index)}
               className="mono"
               aria-label={`Context key ${index + 1}`}
               placeholder="key"
@@ -61,7 +53,7 @@ export function ContextRowsEditor({ rows, onChange }: { rows: ContextRow[]; onCh
           </div>
         ))}
       </div>
-      <div className="context-footer">
+      <div className="list-footer">
         <button type="button" className="button button-small" onClick={add}>
           Add context
         </button>

@@ -71,7 +71,7 @@ export function EvaluationForm({ ns, form, onChange, onEvaluate, flags, flag, ki
         )}
         {unknownFlag && <span className="muted">No flag “{form.flagKey}” in this namespace; the service will say so.</span>}
       </div>
-      <fieldset className="kind-choice" aria-describedby={kindId}>
+      <fieldset className="fieldset kind-choice" aria-describedby={kindId}>
         <legend>Evaluate as</legend>
         {(['variant', 'boolean'] as const).map((value) => (
           <label key={value} className="radio">

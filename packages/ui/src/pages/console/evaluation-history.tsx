@@ -1,6 +1,6 @@
 /** The last few evaluations of this browser tab, to run one again. */
-import { timeAgo } from '../../lib/time-ago.js';
 import type { HistoryEntry } from '../../lib/evaluation-console.js';
+import { relativeTime } from '../../lib/relative-time.js';
 
 export function EvaluationHistory({ history, onRun, onClear }: { history: HistoryEntry[]; onRun: (entry: HistoryEntry) => void; onClear: () => void }) {
   if (history.length === 0) return null;
@@ -24,7 +24,7 @@ export function EvaluationHistory({ history, onRun, onClear }: { history: Histor
                   <span className="muted"> → {entry.summary}</span>
                 </div>
                 <div className="muted history-context">
-                  {context.length === 0 ? 'no context' : context.map(([k, v]) => `${k}=${v}`).join(', ')} · <time dateTime={entry.at}>{timeAgo(entry.at, now)}</time>
+                  {context.length === 0 ? 'no context' : context.map(([k, v]) => `${k}=${v}`).join(', ')} · <time dateTime={entry.at}>{relativeTime(entry.at, now)}</time>
                 </div>
               </div>
               <button type="button" className="button button-small" aria-label={`Run again: ${entry.body.flagKey} for ${entry.body.entityId}`} onClick={() => onRun(entry)}>

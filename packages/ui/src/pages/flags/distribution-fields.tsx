@@ -4,6 +4,7 @@
  * without a variant.
  */
 import type { Variant } from '@ensign/core';
+import { FieldError } from '../../components/field.js';
 import { evenSplit, type DistributionCheck } from '../../lib/distributions.js';
 import { variantColour } from './rule-item.js';
 
@@ -56,11 +57,7 @@ export function DistributionFields({ variants, value, check, onChange }: { varia
           All to 0%
         </button>
       </div>
-      {check.message !== undefined && (
-        <p className="field-error" role="alert">
-          {check.message}
-        </p>
-      )}
+      <FieldError error={check.message} />
       {check.ok && check.none && <p className="field-hint">No distribution: entities that match this rule get no variant (the rule still matches).</p>}
     </fieldset>
   );

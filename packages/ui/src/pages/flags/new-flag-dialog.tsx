@@ -1,17 +1,18 @@
 /**
- * "New flag": key (suggested from the name until the key is typed), name, description, type and
- * whether it starts enabled. The service's refusals show next to their field, with what was typed kept.
+ * "New flag": name, key (suggested from the name until the user makes it their own), description,
+ * type and whether it starts enabled. The service's refusals show next to their field, with what
+ * was typed kept.
  */
 import type { Flag, FlagType } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { flags, type FlagInput } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
-import { Dialog } from '../../components/dialog.js';
+import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { ErrorBanner } from '../../components/status.js';
 import { Field } from '../../components/field.js';
+import { NameKeyFields } from '../../components/name-key-fields.js';
 import { formErrors } from '../../hooks/form-errors.js';
-import { suggestKey } from '../../lib/key-suggestion.js';
 
 const TYPES: ReadonlyArray<readonly [FlagType, string, string]> = [
   ['VARIANT_FLAG_TYPE', 'Variant', 'Returns one of several variants, chosen by rules.'],
@@ -22,7 +23,6 @@ export function NewFlagDialog({ ns, open, onClose, onCreated }: { ns: string; op
   const queryClient = useQueryClient();
   const id = useId();
   const [input, setInput] = useState<FlagInput>({ key: '', name: '', description: '', type: 'VARIANT_FLAG_TYPE', enabled: false });
-  const [keyTyped, setKeyTyped] = useState(false);
   const create = useMutation({
     mutationFn: (value: FlagInput) => flags.create(ns, value),
     onSuccess: async (flag) => {
@@ -40,38 +40,15 @@ export function NewFlagDialog({ ns, open, onClose, onCreated }: { ns: string; op
       title="New flag"
       onClose={onClose}
       onSubmit={() => create.mutate(input)}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create flag'}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={onClose} label="Create flag" busy={create.isPending} busyLabel="Creating…" />}
     >
       <ErrorBanner error={errors.general} />
-      <Field label="Name" error={errors.byField['name']}>
-        <input
-          value={input.name}
-          autoFocus
-          autoComplete="off"
-          onChange={(e) => set({ name: e.target.value, ...(keyTyped ? {} : { key: suggestKey(e.target.value) }) })}
-        />
-      </Field>
-      <Field label="Key" error={errors.byField['key']} hint="Letters, digits, - _ and , only. Applications ask for the flag by this key; it cannot be changed later.">
-        <input
-          className="mono"
-          value={input.key}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => {
-            setKeyTyped(e.target.value !== '');
-            set({ key: e.target.value });
-          }}
-        />
-      </Field>
+      <NameKeyFields
+        value={input}
+        onChange={set}
+        errors={errors.byField}
+        keyHint="Letters, digits, - _ and , only. Applications ask for the flag by this key; it cannot be changed later."
+      />
       <Field label="Description" error={errors.byField['description']}>
         <textarea rows={2} value={input.description} onChange={(e) => set({ description: e.target.value })} />
       </Field>

@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { rollouts, type RolloutInput } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
-import { Dialog } from '../../components/dialog.js';
+import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
@@ -78,16 +78,7 @@ export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, 
       title={rollout === undefined ? 'Add rollout' : 'Edit rollout'}
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={!canSave}>
-            {save.isPending ? 'Saving…' : rollout === undefined ? 'Create rollout' : 'Save rollout'}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={onClose} label={rollout === undefined ? 'Create rollout' : 'Save rollout'} busy={save.isPending} busyLabel="Saving…" disabled={!canSave} />}
     >
       <ErrorBanner error={errors.general} />
       {rollout === undefined ? (

@@ -9,7 +9,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { distributions, rules } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
-import { Dialog } from '../../components/dialog.js';
+import { Dialog, DialogButtons } from '../../components/dialog.js';
+import { FieldError } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { formErrors } from '../../hooks/form-errors.js';
@@ -100,16 +101,7 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
       title={editing ? 'Edit rule' : 'Add rule'}
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={!canSave}>
-            {saving ? 'Saving…' : editing ? 'Save rule' : 'Create rule'}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={onClose} label={editing ? 'Save rule' : 'Create rule'} busy={saving} busyLabel="Saving…" disabled={!canSave} />}
     >
       {error !== undefined && editing && rule === undefined && (
         <p className="notice" role="note">
@@ -119,11 +111,7 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
       <ErrorBanner error={errors.general} />
       <SegmentPicker ns={ns} segments={segments} value={choice} onChange={setChoice} error={errors.byField['segments']} />
       <DistributionFields variants={flag.variants} value={percents} check={check} onChange={setPercents} />
-      {errors.byField['distribution'] !== undefined && (
-        <p className="field-error" role="alert">
-          {errors.byField['distribution']}
-        </p>
-      )}
+      <FieldError error={errors.byField['distribution']} />
     </Dialog>
   );
 }

@@ -4,6 +4,8 @@ import { Link } from 'react-router';
 import { paths } from '../../layout/namespace.js';
 import { roundPercent } from '../../lib/distributions.js';
 import { operatorWord, segmentKeysOf } from '../../lib/segment-ref.js';
+import { RankedItem } from './ranked-card.js';
+import type { RankedListControls } from './use-ranked-list.js';
 
 export interface RuleItemProps {
   ns: string;
@@ -14,11 +16,7 @@ export interface RuleItemProps {
   knownSegments: ReadonlySet<string> | undefined;
   onEdit: () => void;
   onDelete: () => void;
-  /** From `useRankedList`. */
-  itemProps: Record<string, unknown>;
-  handleProps: Record<string, unknown>;
-  moveUp: Record<string, unknown>;
-  moveDown: Record<string, unknown>;
+  ranked: RankedListControls;
 }
 
 /** Variant colours of the distribution bar, in variant order. */
@@ -45,60 +43,39 @@ export function SegmentList({ ns, keys, operator, known }: { ns: string; keys: r
   );
 }
 
-export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onDelete, itemProps, handleProps, moveUp, moveDown }: RuleItemProps) {
+export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onDelete, ranked }: RuleItemProps) {
   const titleId = `rule-${rule.id}-title`;
   const shares = rule.distributions.filter((d) => d.rollout > 0);
   const variantOf = (id: string) => variants.findIndex((v) => v.id === id);
   return (
-    <li {...itemProps} aria-labelledby={titleId}>
-      <div className="ranked-card">
-        <span className="drag-handle" title="Drag to reorder" {...handleProps}>
-          ⠿
-        </span>
-        <div className="ranked-main">
-          <div className="ranked-title">
-            <h3 id={titleId}>Rule {index + 1}</h3>
-            <span className="muted">if the entity is in</span>
-            <SegmentList ns={ns} keys={segmentKeysOf(rule)} operator={operatorWord(rule.segmentOperator)} known={knownSegments} />
-          </div>
-          {shares.length === 0 ? (
-            <p className="muted no-variant">No distribution: matches without a variant.</p>
-          ) : (
-            <>
-              <div className="distribution-bar" aria-hidden="true">
-                {shares.map((d) => (
-                  <span key={d.id} style={{ width: `${d.rollout}%`, background: variantColour(variantOf(d.variantId)) }} />
-                ))}
-              </div>
-              <ul className="distribution-list" aria-label={`Distribution of rule ${index + 1}`}>
-                {shares.map((d) => {
-                  const at = variantOf(d.variantId);
-                  return (
-                    <li key={d.id}>
-                      <span className="swatch" style={{ background: variantColour(at) }} aria-hidden="true" />
-                      <code>{variants[at]?.key ?? d.variantId}</code> <span aria-hidden="true">→</span> <strong>{roundPercent(d.rollout)}%</strong>
-                    </li>
-                  );
-                })}
-              </ul>
-            </>
-          )}
-        </div>
-        <div className="ranked-actions">
-          <button type="button" className="icon-button" aria-label="Move up" title="Move up" {...moveUp}>
-            ↑
-          </button>
-          <button type="button" className="icon-button" aria-label="Move down" title="Move down" {...moveDown}>
-            ↓
-          </button>
-          <button type="button" className="button button-small" onClick={onEdit}>
-            Edit
-          </button>
-          <button type="button" className="button button-small button-ghost danger-text" onClick={onDelete}>
-            Delete
-          </button>
-        </div>
+    <RankedItem id={rule.id} index={index} titleId={titleId} ranked={ranked} onEdit={onEdit} onDelete={onDelete}>
+      <div className="ranked-title">
+        <h3 id={titleId}>Rule {index + 1}</h3>
+        <span className="muted">if the entity is in</span>
+        <SegmentList ns={ns} keys={segmentKeysOf(rule)} operator={operatorWord(rule.segmentOperator)} known={knownSegments} />
       </div>
-    </li>
+      {shares.length === 0 ? (
+        <p className="muted no-variant">No distribution: matches without a variant.</p>
+      ) : (
+        <>
+          <div className="distribution-bar" aria-hidden="true">
+            {shares.map((d) => (
+              <span key={d.id} style={{ width: `${d.rollout}%`, background: variantColour(variantOf(d.variantId)) }} />
+            ))}
+          </div>
+          <ul className="distribution-list" aria-label={`Distribution of rule ${index + 1}`}>
+            {shares.map((d) => {
+              const at = variantOf(d.variantId);
+              return (
+                <li key={d.id}>
+                  <span className="swatch" style={{ background: variantColour(at) }} aria-hidden="true" />
+                  <code>{variants[at]?.key ?? d.variantId}</code> <span aria-hidden="true">→</span> <strong>{roundPercent(d.rollout)}%</strong>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </RankedItem>
   );
 }

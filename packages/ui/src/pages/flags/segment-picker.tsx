@@ -5,6 +5,7 @@
 import type { Segment, SegmentOperator } from '@ensign/core';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { FieldError } from '../../components/field.js';
 import { paths } from '../../layout/namespace.js';
 
 export interface SegmentChoice {
@@ -60,11 +61,7 @@ export function SegmentPicker({ ns, segments, value, onChange, error }: { ns: st
           {shown.length === 0 && <p className="muted">No segment matches “{filter}”.</p>}
         </div>
       </fieldset>
-      {error !== undefined && (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} error={error} />
       {value.keys.length > 1 && (
         <div className="field operator-field">
           <label htmlFor={`${id}-operator`}>Segment operator</label>

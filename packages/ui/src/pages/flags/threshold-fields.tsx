@@ -1,5 +1,6 @@
 /** A threshold rollout's percentage: a slider and a number input that follow each other. */
 import { useId } from 'react';
+import { FieldError } from '../../components/field.js';
 
 export function ThresholdFields({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
   const id = useId();
@@ -38,11 +39,7 @@ export function ThresholdFields({ value, onChange, error }: { value: string; onC
       <p className="field-hint" id={`${id}-hint`}>
         The share of entities, picked by a stable hash of their id, that get the value below.
       </p>
-      {error !== undefined && (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} error={error} />
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { useToast } from '../../components/toast.js';
 import { inOrder, moveBy, moveItem, sameOrder } from '../../lib/reorder.js';
 import { messageOf } from './flag-update.js';
 
-interface Ranked {
+export interface Ranked {
   id: string;
   rank: number;
 }
@@ -108,3 +108,6 @@ export function useRankedList<T extends Ranked>(queryKey: QueryKey, items: reado
     }),
   };
 }
+
+/** What `useRankedList` gives the list and its cards. */
+export type RankedListControls = ReturnType<typeof useRankedList>;

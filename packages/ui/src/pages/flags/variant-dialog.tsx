@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { variants, type VariantInput } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
-import { Dialog } from '../../components/dialog.js';
+import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
@@ -55,16 +55,7 @@ export function VariantDialog({ ns, flagKey, open, variant, onClose }: VariantDi
       onSubmit={() => {
         if (savable) save.mutate(input);
       }}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={!savable || save.isPending}>
-            {save.isPending ? 'Saving…' : variant === undefined ? 'Create variant' : 'Save variant'}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={onClose} label={variant === undefined ? 'Create variant' : 'Save variant'} busy={save.isPending} busyLabel="Saving…" disabled={!savable || save.isPending} />}
     >
       <ErrorBanner error={errors.general} />
       <div className="row">

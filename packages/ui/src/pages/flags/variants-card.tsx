@@ -1,12 +1,13 @@
 /** A variant flag's variants: the table, adding, editing and deleting them, and the default variant. */
 import type { Flag, Variant } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { variants } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { useConfirm } from '../../components/confirm.js';
+import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
+import { useEditDialog } from '../../hooks/edit-dialog.js';
 import { formatJson } from '../../lib/json-text.js';
 import { DefaultVariantSelect } from './default-variant-select.js';
 import { messageOf } from './flag-update.js';
@@ -28,8 +29,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
   const queryClient = useQueryClient();
   const confirm = useConfirm();
   const toast = useToast();
-  const [dialog, setDialog] = useState<{ open: boolean; key: number; variant: Variant | undefined }>({ open: false, key: 0, variant: undefined });
-  const open = (variant: Variant | undefined) => setDialog((d) => ({ open: true, key: d.key + 1, variant }));
+  const dialog = useEditDialog<Variant>();
   const remove = useMutation({
     mutationFn: (variant: Variant) => variants.delete(ns, flag.key, variant.id),
     onSuccess: (_, variant) => toast(`Variant ${variant.key} deleted`),
@@ -60,7 +60,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
           <h2 id="variants-title">Variants</h2>
           <p>The values this flag can return.</p>
         </div>
-        <button type="button" className="button" onClick={() => open(undefined)}>
+        <button type="button" className="button" onClick={() => dialog.show(undefined)}>
           Add variant
         </button>
       </div>
@@ -78,9 +78,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
                     Description
                   </th>
                   <th scope="col">Attachment</th>
-                  <th scope="col" className="actions">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  <RowActionsHeader />
                 </tr>
               </thead>
               <tbody>
@@ -95,14 +93,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
                     <td className="attachment-column">
                       <AttachmentCell attachment={variant.attachment} />
                     </td>
-                    <td className="actions">
-                      <button type="button" className="button button-small" aria-label={`Edit variant ${variant.key}`} onClick={() => open(variant)}>
-                        Edit
-                      </button>{' '}
-                      <button type="button" className="button button-small button-ghost danger-text" aria-label={`Delete variant ${variant.key}`} onClick={() => void askDelete(variant)}>
-                        Delete
-                      </button>
-                    </td>
+                    <RowActions what={`variant ${variant.key}`} onEdit={() => dialog.show(variant)} onDelete={() => void askDelete(variant)} />
                   </tr>
                 ))}
               </tbody>
@@ -113,7 +104,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
           </div>
         </>
       )}
-      <VariantDialog key={dialog.key} ns={ns} flagKey={flag.key} open={dialog.open} variant={dialog.variant} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+      <VariantDialog key={dialog.key} ns={ns} flagKey={flag.key} open={dialog.open} variant={dialog.item} onClose={dialog.close} />
     </section>
   );
 }

@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { constraints } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
-import { Dialog } from '../../components/dialog.js';
+import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
@@ -85,16 +85,7 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
       title={editing ? 'Edit constraint' : 'Add constraint'}
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save constraint'}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={onClose} label="Save constraint" busy={save.isPending} busyLabel="Saving…" />}
     >
       <ErrorBanner error={errors.general} />
       <div className="row">

@@ -1,18 +1,19 @@
 /** The constraints of a segment: a table with add, edit and delete (which asks first). */
 import type { Constraint, Segment } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { constraints } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { useConfirm } from '../../components/confirm.js';
+import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState, ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
+import { useEditDialog } from '../../hooks/edit-dialog.js';
 import { operatorLabel, typeLabel } from '../../lib/constraint-operators.js';
 import { ConstraintDialog } from './constraint-dialog.js';
 import { ConstraintValueCell } from './constraint-value-cell.js';
 
 export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment }) {
-  const [dialog, setDialog] = useState<{ open: boolean; constraint: Constraint | undefined }>({ open: false, constraint: undefined });
+  const dialog = useEditDialog<Constraint>();
   const queries = useQueryClient();
   const confirm = useConfirm();
   const toast = useToast();
@@ -41,7 +42,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
   };
 
   const addButton = (
-    <button type="button" className="button button-primary" onClick={() => setDialog({ open: true, constraint: undefined })}>
+    <button type="button" className="button button-primary" onClick={() => dialog.show(undefined)}>
       Add constraint
     </button>
   );
@@ -67,7 +68,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
           <EmptyState title="No constraints yet">Add one to narrow the segment down, for example plan equals pro.</EmptyState>
         ) : (
           <div className="table-wrap">
-            <table className="table constraints-table">
+            <table className="table table-stacked constraints-table">
               <thead>
                 <tr>
                   <th scope="col">Type</th>
@@ -75,9 +76,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
                   <th scope="col">Operator</th>
                   <th scope="col">Value</th>
                   <th scope="col">Description</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  <RowActionsHeader />
                 </tr>
               </thead>
               <tbody>
@@ -94,25 +93,12 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
                       <ConstraintValueCell constraint={constraint} />
                     </td>
                     <td className="muted" data-label="Description">{constraint.description}</td>
-                    <td className="actions">
-                      <button
-                        type="button"
-                        className="button button-small button-ghost"
-                        aria-label={`Edit constraint ${constraint.property}`}
-                        onClick={() => setDialog({ open: true, constraint })}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-small button-ghost danger-text"
-                        aria-label={`Delete constraint ${constraint.property}`}
-                        disabled={remove.isPending}
-                        onClick={() => void askDelete(constraint)}
-                      >
-                        Delete
-                      </button>
-                    </td>
+                    <RowActions
+                      what={`constraint ${constraint.property}`}
+                      onEdit={() => dialog.show(constraint)}
+                      onDelete={() => void askDelete(constraint)}
+                      deleting={remove.isPending}
+                    />
                   </tr>
                 ))}
               </tbody>
@@ -120,7 +106,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
           </div>
         )}
       </div>
-      <ConstraintDialog ns={ns} segmentKey={segment.key} open={dialog.open} constraint={dialog.constraint} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+      <ConstraintDialog ns={ns} segmentKey={segment.key} open={dialog.open} constraint={dialog.item} onClose={dialog.close} />
     </section>
   );
 }

@@ -3,7 +3,9 @@
  * pasting several lines (or a JSON array) fills several items.
  */
 import { MAX_LIST_ITEMS } from '@ensign/core';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
+import { FieldError } from '../../components/field.js';
+import { useRowFocus } from '../../hooks/row-focus.js';
 import { splitPasted } from '../../lib/constraint-draft.js';
 
 export interface ListValueEditorProps {
@@ -16,37 +18,28 @@ export interface ListValueEditorProps {
 
 export function ListValueEditor({ items, onChange, numeric, error }: ListValueEditorProps) {
   const id = useId();
-  const inputs = useRef<Array<HTMLInputElement | null>>([]);
-  const [focus, setFocus] = useState<number | undefined>(undefined);
+  const inputs = useRowFocus();
   const full = items.length >= MAX_LIST_ITEMS;
-
-  useEffect(() => {
-    if (focus === undefined) return;
-    inputs.current[focus]?.focus();
-    setFocus(undefined);
-  }, [focus]);
 
   const insertAfter = (index: number, added: string[]) => {
     const next = [...items.slice(0, index + 1), ...added, ...items.slice(index + 1)];
     onChange(next);
-    setFocus(Math.min(index + added.length, next.length - 1));
+    inputs.focusLater(Math.min(index + added.length, next.length - 1));
   };
   const remove = (index: number) => {
     const next = items.filter((_, i) => i !== index);
     onChange(next.length === 0 ? [''] : next);
-    setFocus(Math.max(0, Math.min(index, next.length - 1)));
+    inputs.focusLater(Math.max(0, Math.min(index, next.length - 1)));
   };
 
   return (
-    <fieldset className={error === undefined ? 'field list-editor' : 'field list-editor field-invalid'} aria-describedby={`${id}-hint${error === undefined ? '' : ` ${id}-error`}`}>
+    <fieldset className={error === undefined ? 'field fieldset list-editor' : 'field fieldset list-editor field-invalid'} aria-describedby={`${id}-hint${error === undefined ? '' : ` ${id}-error`}`}>
       <legend>Values</legend>
       <ol className="list-editor-items">
         {items.map((item, index) => (
           <li key={index}>
             <input
-              ref={(el) => {
-                inputs.current[index] = el;
-              }}
+              ref={inputs.ref(index)}
               aria-label={`Value ${index + 1}`}
               aria-invalid={error !== undefined}
               className={numeric ? 'mono' : undefined}
@@ -75,7 +68,7 @@ export function ListValueEditor({ items, onChange, numeric, error }: ListValueEd
           </li>
         ))}
       </ol>
-      <div className="list-editor-footer">
+      <div className="list-footer">
         <button type="button" className="button button-small" disabled={full} onClick={() => insertAfter(items.length - 1, [''])}>
           Add value
         </button>
@@ -83,11 +76,7 @@ export function ListValueEditor({ items, onChange, numeric, error }: ListValueEd
           {numeric ? 'Numbers' : 'Texts'}, up to {MAX_LIST_ITEMS}. Enter adds another; pasting several lines adds one value per line.
         </p>
       </div>
-      {error !== undefined && (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} error={error} />
     </fieldset>
   );
 }

@@ -5,13 +5,13 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { segments } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
-import { Dialog } from '../../components/dialog.js';
+import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
+import { NameKeyFields } from '../../components/name-key-fields.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { formErrors } from '../../hooks/form-errors.js';
 import { paths } from '../../layout/namespace.js';
-import { keyFollowingName } from '../../lib/suggest-key.js';
 import { MatchTypeSelect } from './match-type-select.js';
 
 const EMPTY = { key: '', name: '', description: '', matchType: 'ALL_MATCH_TYPE' as MatchType };
@@ -46,31 +46,15 @@ export function NewSegmentDialog({ ns, open, onClose }: { ns: string; open: bool
       title="New segment"
       onClose={onClose}
       onSubmit={() => create.mutate()}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create segment'}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={onClose} label="Create segment" busy={create.isPending} busyLabel="Creating…" />}
     >
       <ErrorBanner error={errors.general} />
-      <Field label="Name" error={errors.byField['name']}>
-        <input
-          value={form.name}
-          autoComplete="off"
-          onChange={(e) => {
-            const name = e.target.value;
-            setForm((f) => ({ ...f, name, key: keyFollowingName(f.name, f.key, name) }));
-          }}
-        />
-      </Field>
-      <Field label="Key" error={errors.byField['key']} hint="Letters, digits, - _ and ,. Flags and SDKs refer to it; it cannot be changed later.">
-        <input className="mono" value={form.key} autoComplete="off" spellCheck={false} onChange={(e) => setForm((f) => ({ ...f, key: e.target.value }))} />
-      </Field>
+      <NameKeyFields
+        value={form}
+        onChange={(nameAndKey) => setForm((f) => ({ ...f, ...nameAndKey }))}
+        errors={errors.byField}
+        keyHint="Letters, digits, - _ and ,. Flags and SDKs refer to it; it cannot be changed later."
+      />
       <Field label="Description" error={errors.byField['description']}>
         <textarea rows={2} value={form.description} onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))} />
       </Field>

@@ -9,7 +9,7 @@ import { Pager } from '../../components/pager.js';
 import { EmptyState, ErrorBanner, Loading } from '../../components/status.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
 import { matchTypeLabel, searchSegments } from '../../lib/segment-search.js';
-import { timeAgo } from '../../lib/time-ago.js';
+import { relativeTime } from '../../lib/relative-time.js';
 import { NewSegmentDialog } from './new-segment-dialog.js';
 import './segments.css';
 
@@ -80,7 +80,7 @@ export function SegmentsPage() {
               />
             ) : (
               <div className="table-wrap">
-                <table className="table segments-table">
+                <table className="table table-stacked segments-table">
                   <thead>
                     <tr>
                       <th scope="col">Segment</th>
@@ -105,7 +105,7 @@ export function SegmentsPage() {
                         <td data-label="Constraints">{segment.constraints.length}</td>
                         <td data-label="Updated">
                           <time dateTime={segment.updatedAt} title={new Date(segment.updatedAt).toLocaleString()}>
-                            {timeAgo(segment.updatedAt, now)}
+                            {relativeTime(segment.updatedAt, now)}
                           </time>
                         </td>
                       </tr>

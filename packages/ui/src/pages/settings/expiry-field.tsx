@@ -1,5 +1,6 @@
 /** A token's expiry: a date picker with quick choices (7, 30, 90 days, never) beside it. */
 import { useId } from 'react';
+import { FieldError } from '../../components/field.js';
 import { relativeTime } from '../../lib/token-list.js';
 import { choiceOf, dayAfter, endOfDay, EXPIRY_CHOICES, localDay } from '../../lib/token-expiry.js';
 
@@ -46,11 +47,7 @@ export function ExpiryField({ day, onChange, error }: { day: string; onChange: (
       <p className="field-hint" id={`${id}-hint`}>
         {hintOf(day, now)}
       </p>
-      {error !== undefined && (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} error={error} />
     </div>
   );
 }

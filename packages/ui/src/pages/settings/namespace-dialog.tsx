@@ -4,12 +4,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { namespaces } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
-import { Dialog } from '../../components/dialog.js';
+import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
+import { NameKeyFields } from '../../components/name-key-fields.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { formErrors } from '../../hooks/form-errors.js';
-import { keyFollowingName } from '../../lib/suggest-key.js';
 
 export interface NamespaceDialogProps {
   open: boolean;
@@ -48,35 +48,16 @@ export function NamespaceDialog({ open, namespace, onClose }: NamespaceDialogPro
       title={editing ? `Edit namespace ${namespace.key}` : 'New namespace'}
       onClose={onClose}
       onSubmit={() => save.mutate()}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : editing ? 'Save namespace' : 'Create namespace'}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={onClose} label={editing ? 'Save namespace' : 'Create namespace'} busy={save.isPending} busyLabel="Saving…" />}
     >
       <ErrorBanner error={errors.general} />
-      <Field label="Name" error={errors.byField['name']}>
-        <input
-          value={form.name}
-          autoComplete="off"
-          onChange={(e) => {
-            const name = e.target.value;
-            setForm((f) => ({ ...f, name, key: editing ? f.key : keyFollowingName(f.name, f.key, name) }));
-          }}
-        />
-      </Field>
-      <Field
-        label="Key"
-        error={errors.byField['key']}
-        hint={editing ? 'The key of a namespace cannot be changed.' : 'Letters, digits, - _ and ,. It appears in API paths and cannot be changed later.'}
-      >
-        <input className="mono" value={form.key} readOnly={editing} autoComplete="off" spellCheck={false} onChange={(e) => setForm((f) => ({ ...f, key: e.target.value }))} />
-      </Field>
+      <NameKeyFields
+        value={form}
+        onChange={(nameAndKey) => setForm((f) => ({ ...f, ...nameAndKey }))}
+        errors={errors.byField}
+        keyHint={editing ? 'The key of a namespace cannot be changed.' : 'Letters, digits, - _ and ,. It appears in API paths and cannot be changed later.'}
+        keyReadOnly={editing}
+      />
       <Field label="Description" error={errors.byField['description']}>
         <textarea rows={2} value={form.description} onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))} />
       </Field>

@@ -1,20 +1,21 @@
 /** The namespaces of the service: create, edit, delete (asks first; the service refuses a protected one), and a way into each one's flags. */
 import type { Namespace } from '@ensign/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { namespaces } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { useConfirm } from '../../components/confirm.js';
 import { PageHeader } from '../../components/page-header.js';
+import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { ErrorBanner, Loading } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
+import { useEditDialog } from '../../hooks/edit-dialog.js';
 import { lastNamespace, paths, rememberNamespace } from '../../layout/namespace.js';
 import { NamespaceDialog } from './namespace-dialog.js';
 import './namespaces-page.css';
 
 export function NamespacesPage() {
-  const [dialog, setDialog] = useState<{ open: boolean; namespace: Namespace | undefined }>({ open: false, namespace: undefined });
+  const dialog = useEditDialog<Namespace>();
   const list = useQuery({ queryKey: queryKeys.namespaces, queryFn: namespaces.list });
   const queries = useQueryClient();
   const confirm = useConfirm();
@@ -44,7 +45,7 @@ export function NamespacesPage() {
   };
 
   const newButton = (
-    <button type="button" className="button button-primary" onClick={() => setDialog({ open: true, namespace: undefined })}>
+    <button type="button" className="button button-primary" onClick={() => dialog.show(undefined)}>
       New namespace
     </button>
   );
@@ -52,7 +53,7 @@ export function NamespacesPage() {
     <>
       <PageHeader title="Namespaces" subtitle="Each namespace holds its own flags and segments; clients name one when they evaluate." actions={newButton} />
       <ErrorBanner error={remove.error} />
-      <NamespaceDialog open={dialog.open} namespace={dialog.namespace} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+      <NamespaceDialog open={dialog.open} namespace={dialog.item} onClose={dialog.close} />
       {list.isPending ? (
         <Loading label="Loading namespaces…" />
       ) : list.isError ? (
@@ -60,16 +61,14 @@ export function NamespacesPage() {
       ) : (
         <div className="card">
           <div className="table-wrap">
-            <table className="table namespaces-table">
+            <table className="table table-stacked namespaces-table">
               <thead>
                 <tr>
                   <th scope="col">Key</th>
                   <th scope="col">Name</th>
                   <th scope="col">Description</th>
                   <th scope="col">Protected</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  <RowActionsHeader />
                 </tr>
               </thead>
               <tbody>
@@ -81,23 +80,11 @@ export function NamespacesPage() {
                     <td className="namespace-name" data-label="Name">{ns.name}</td>
                     <td className="muted" data-label="Description">{ns.description}</td>
                     <td data-label="Protected">{ns.protected ? <span className="badge badge-warning">Protected</span> : <span className="muted">No</span>}</td>
-                    <td className="actions">
+                    <RowActions what={`namespace ${ns.key}`} onEdit={() => dialog.show(ns)} onDelete={() => void askDelete(ns)} deleting={remove.isPending}>
                       <Link className="button button-small button-ghost" to={paths.flags(ns.key)} aria-label={`Flags of ${ns.key}`}>
                         Flags
                       </Link>
-                      <button type="button" className="button button-small button-ghost" aria-label={`Edit namespace ${ns.key}`} onClick={() => setDialog({ open: true, namespace: ns })}>
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-small button-ghost danger-text"
-                        aria-label={`Delete namespace ${ns.key}`}
-                        disabled={remove.isPending}
-                        onClick={() => void askDelete(ns)}
-                      >
-                        Delete
-                      </button>
-                    </td>
+                    </RowActions>
                   </tr>
                 ))}
               </tbody>

@@ -1,4 +1,5 @@
 /** The table of static tokens; on a narrow screen each row becomes a small card. */
+import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import type { TokenRow } from '../../lib/token-list.js';
 import { relativeTime } from '../../lib/token-list.js';
 
@@ -42,9 +43,7 @@ export function TokensTable({ rows, ownId, deleting, onDelete }: TokensTableProp
             <th scope="col">Namespace</th>
             <th scope="col">Created</th>
             <th scope="col">Expires</th>
-            <th scope="col" className="actions">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <RowActionsHeader />
           </tr>
         </thead>
         <tbody>
@@ -64,17 +63,7 @@ export function TokensTable({ rows, ownId, deleting, onDelete }: TokensTableProp
               <td data-label="Expires">
                 <Expiry row={row} />
               </td>
-              <td className="actions">
-                <button
-                  type="button"
-                  className="button button-small token-delete"
-                  aria-label={`Delete token ${row.name === '' ? row.id : row.name}`}
-                  disabled={deleting === row.id}
-                  onClick={() => onDelete(row)}
-                >
-                  Delete
-                </button>
-              </td>
+              <RowActions what={`token ${row.name === '' ? row.id : row.name}`} onDelete={() => onDelete(row)} deleting={deleting === row.id} />
             </tr>
           ))}
         </tbody>
