@@ -5,26 +5,12 @@
  * with `/evaluate/v1`, a boolean flag with a threshold rollout, and an API token created and
  * deleted in the settings. The API is asked after each step whether it holds what the UI showed.
  */
-import { type EnsignProcess, type JsonClient, jsonClient, startEnsign } from '@ensign/testkit';
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../helpers/ui-browser.js';
+import type { Page } from 'playwright-core';
+import { openPage, screenshot, useUiServer } from '../helpers/ui-browser.js';
 
-let server: EnsignProcess;
-let browser: Browser;
-let api: JsonClient;
-
-test.before(async () => {
-  // The token method is on, so the settings can create tokens; nothing requires one.
-  server = await startEnsign({ env: { ENSIGN_LOG_LEVEL: 'warn', ENSIGN_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true' } });
-  browser = await launchBrowser();
-  api = jsonClient(server.baseUrl);
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// The token method is on, so the settings can create tokens; nothing requires one.
+const ui = useUiServer(test, { env: { ENSIGN_LOG_LEVEL: 'warn', ENSIGN_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true' } });
 
 /** Clicks a link of the main navigation. */
 const go = (page: Page, link: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
@@ -65,6 +51,7 @@ async function newFlag(page: Page, name: string, type: 'Variant' | 'Boolean') {
 }
 
 test('namespace → segment → variant flag with a 50/50 rule → console → boolean rollout → API token', async (t) => {
+  const { server, browser, api } = ui;
   const { page, close } = await openPage(t, browser, server.baseUrl);
   await page.waitForURL('**/namespaces/default/flags');
 
