@@ -8,7 +8,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { protoDescriptor } from '@ensign/grpc';
@@ -17,9 +16,9 @@ import { readUiFiles } from '../src/ui-files.js';
 import { bundleCli } from './bundle.js';
 import { injectBlob } from './inject.js';
 import { buildSeaBlob } from './sea-blob.js';
+import { type Arch, resolveTarget } from './target.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const require = createRequire(import.meta.url);
 
 /** The commit being built, or `unknown` outside a git checkout. */
 function gitCommit(): string {
@@ -33,9 +32,18 @@ function gitCommit(): string {
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
+/** `--arch x64|arm64`; this machine's architecture by default. */
+function targetArch(argv: readonly string[]): Arch {
+  const at = argv.indexOf('--arch');
+  const arch = at < 0 ? process.arch : argv[at + 1];
+  if (arch !== 'x64' && arch !== 'arm64') throw new Error(`--arch must be x64 or arm64 (got ${String(arch)})`);
+  return arch;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
-  const arch = process.arch;
+  const arch = targetArch(process.argv.slice(2));
+  const target = resolveTarget(arch, join(root, 'dist', 'toolchain'));
   const output = join(root, 'dist', `ensign-linux-${arch}`);
   const work = join(root, 'dist', `sea-${arch}`);
   rmSync(work, { recursive: true, force: true });
@@ -58,21 +66,22 @@ async function main(): Promise<void> {
   if (!ui.some((file) => file.path === '/index.html')) throw new Error('packages/ui/dist/web has no index.html: run `npm run build` first');
   for (const file of ui) addAsset(uiAsset(file.path), file.body);
   addAsset(PROTOS_ASSET, JSON.stringify(protoDescriptor()));
-  const addon = readFileSync(join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'));
+  const addon = readFileSync(target.addon);
   addAsset(SQLITE_ADDON_ASSET, addon);
   const manifest: EmbeddedManifest = { ui: ui.map((file) => file.path), sqliteAddonSha256: sha256(addon) };
   addAsset(MANIFEST_ASSET, JSON.stringify(manifest));
 
-  const blob = buildSeaBlob({ main: bundle, assets, workDir: work, node: process.execPath, useCodeCache: true });
-  const stripped = await injectBlob({ node: process.execPath, blob, output, stripTool: 'strip' });
+  // The blob is made by this machine's Node (of the same version); only a native target gets V8's code cache.
+  const blob = buildSeaBlob({ main: bundle, assets, workDir: work, node: process.execPath, useCodeCache: target.native });
+  const stripped = await injectBlob({ node: target.node, blob, output, stripTool: target.stripTool });
 
   const size = (path: string): number => statSync(path).size;
   console.log(`${output}`);
-  console.log(`  size          ${mib(size(output))} (Node ${process.version} ${stripped ? 'stripped' : 'not stripped: no `strip` on the PATH'}, ${mib(size(process.execPath))} as installed)`);
+  console.log(`  size          ${mib(size(output))} (Node ${process.version} linux-${arch} ${stripped ? 'stripped' : `not stripped: no ${target.stripTool}`}, ${mib(size(target.node))} as shipped)`);
   console.log(`  bundle        ${mib(size(bundle))} (minified CLI with every package)`);
   console.log(`  web UI        ${mib(ui.reduce((sum, file) => sum + file.body.length, 0))} in ${ui.length} files`);
   console.log(`  SQLite addon  ${mib(addon.length)}`);
-  console.log(`  SEA blob      ${mib(size(blob))} (bundle, V8 code cache, assets)`);
+  console.log(`  SEA blob      ${mib(size(blob))} (bundle and assets${target.native ? ", with V8's code cache" : ''})`);
   console.log(`  built in      ${((Date.now() - started) / 1000).toFixed(1)} s`);
   rmSync(work, { recursive: true, force: true });
 }
