@@ -1,25 +1,5 @@
 #!/usr/bin/env node
-/** The `ensign` executable. */
-import { run } from './run.js';
+/** The `ensign` executable, as `npm start` and `npx ensign` run it. */
+import { runProcess } from './process-main.js';
 
-const waitForStop = (): Promise<string> =>
-  new Promise((resolve) => {
-    // `once`: a second signal during shutdown falls through to Node's default and ends the process.
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
-
-const code = await run(process.argv.slice(2), {
-  env: process.env,
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  waitForStop,
-});
-process.exitCode = code;
-// Everything is closed by now; if a stray handle would keep the process alive, do not wait for it.
-setTimeout(() => process.exit(code), 2000).unref();
+await runProcess();

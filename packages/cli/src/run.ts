@@ -4,6 +4,7 @@ import { evaluatorCommand } from './commands/evaluator.command.js';
 import { migrateCommand } from './commands/migrate.command.js';
 import { serverCommand } from './commands/server.command.js';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/config.loader.js';
+import type { EmbeddedResources } from './embedded.js';
 import { createLogger } from './logger.js';
 import { buildInfo } from './version.js';
 
@@ -19,8 +20,8 @@ export interface ProcessIo {
 /** Exit codes: 0 success, 1 runtime failure, 2 bad command line or configuration. */
 export const EXIT_USAGE = 2;
 
-/** Runs `ensign <argv…>` and resolves the process exit code. */
-export async function run(argv: readonly string[], io: ProcessIo): Promise<number> {
+/** Runs `ensign <argv…>` and resolves the process exit code; a single-file executable passes what it embeds. */
+export async function run(argv: readonly string[], io: ProcessIo, embedded: EmbeddedResources = {}): Promise<number> {
   const invocation = parseCommandLine(argv);
   switch (invocation.kind) {
     case 'help':
@@ -49,7 +50,7 @@ export async function run(argv: readonly string[], io: ProcessIo): Promise<numbe
   const logger = createLogger(loaded.config);
   for (const warning of loaded.warnings) logger.warn(warning);
 
-  if (invocation.command === 'migrate') return migrateCommand(loaded.config, logger, (line) => io.stdout(`${line}\n`));
+  if (invocation.command === 'migrate') return migrateCommand(loaded.config, logger, (line) => io.stdout(`${line}\n`), embedded);
   if (invocation.command === 'evaluator') return evaluatorCommand(loaded.config, logger, io.waitForStop(), (line) => io.stderr(`${line}\n`));
-  return serverCommand(loaded.config, logger, io.waitForStop());
+  return serverCommand(loaded.config, logger, io.waitForStop(), embedded);
 }

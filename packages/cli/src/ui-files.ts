@@ -25,10 +25,11 @@ export function readUiFiles(root: string): UiFile[] {
   return files;
 }
 
-/** The UI to serve, or undefined (with a warning) when it has not been built. */
-export function loadUi(logger: Logger): UiAssets | undefined {
-  const root = builtUiDirectory();
+/** The UI to serve (the embedded files when given), or undefined (with a warning) when it has not been built. */
+export function loadUi(logger: Logger, embedded?: readonly UiFile[]): UiAssets | undefined {
   try {
+    if (embedded !== undefined) return createUiAssets(embedded);
+    const root = builtUiDirectory();
     if (root === undefined) throw new Error('@ensign/ui is not installed');
     return createUiAssets(readUiFiles(root));
   } catch (err) {

@@ -1,7 +1,7 @@
 export type { GrpcBinding, GrpcMethod, GrpcSurface } from './grpc-binding.js';
 export { fromProtoStruct, fromProtoValue, fromTimestamp, toProtoStruct, toProtoValue, toTimestamp } from './proto-values.js';
 export type { ProtoStruct, ProtoTimestamp, ProtoValue } from './proto-values.js';
-export { LOAD_OPTIONS, packageDefinition, PROTOS_DIR, protoFiles, serviceDefinition } from './proto-loading.js';
+export { loadOptions, packageDefinition, protoDescriptor, protoFiles, protosDirectory, serviceDefinition, useProtoDescriptor } from './proto-loading.js';
 export { startGrpcServer } from './grpc-server.js';
 export type { GrpcServerOptions, GrpcTls, RunningGrpcServer } from './grpc-server.js';
 export { grpcStatusOf } from './grpc-status.js';

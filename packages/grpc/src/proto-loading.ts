@@ -3,36 +3,64 @@
  * camelCase field names (as the JSON API spells them, so core's JSON decoders read requests),
  * enums as their names, 64-bit integers as strings, defaults filled in, and the name of the set
  * field of each oneof. Well-known types (`google/protobuf/*.proto`) come with protobufjs.
+ *
+ * A single-file executable has no `protos` folder: it embeds `protoDescriptor()`, made from the
+ * files at build time, and hands it to `useProtoDescriptor` before anything is served.
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadSync, type Options, type PackageDefinition, type ServiceDefinition } from '@grpc/proto-loader';
+import { fromJSON, loadSync, type Options, type PackageDefinition, type ServiceDefinition } from '@grpc/proto-loader';
+import protobuf from 'protobufjs';
 
 /** `packages/grpc/protos`, from `dist/src` (built) as from `src` (sources read by a bundler). */
-export const PROTOS_DIR = fileURLToPath(new URL('../../protos', import.meta.url));
+export function protosDirectory(): string {
+  return fileURLToPath(new URL('../../protos', import.meta.url));
+}
 
-export const LOAD_OPTIONS: Readonly<Options> = Object.freeze({
+const OPTIONS: Readonly<Options> = Object.freeze({
   keepCase: false,
   longs: String,
   enums: String,
   defaults: true,
   oneofs: true,
-  includeDirs: [PROTOS_DIR],
 });
 
+/** The loader options, with the protos folder as the include directory. */
+export function loadOptions(): Options {
+  return { ...OPTIONS, includeDirs: [protosDirectory()] };
+}
+
 /** Every `.proto` below `dir`, relative to it (so imports between them name the same file). */
-export function protoFiles(dir: string = PROTOS_DIR): string[] {
+export function protoFiles(dir: string = protosDirectory()): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.proto'))
     .map((file) => file.split('\\').join('/'))
     .sort();
 }
 
+/** The protobufjs JSON of every proto (imports and well-known types included), read from the files. */
+export function protoDescriptor(dir: string = protosDirectory()): protobuf.INamespace {
+  const root = new protobuf.Root();
+  const resolve = root.resolvePath.bind(root);
+  // Files of ours are found below `dir`; the well-known types resolve as protobufjs resolves them.
+  root.resolvePath = (origin, target) => (target.startsWith('google/protobuf/') ? resolve(origin, target) : `${dir}/${target}`);
+  root.loadSync(protoFiles(dir), { keepCase: OPTIONS.keepCase ?? false });
+  root.resolveAll();
+  return root.toJSON({ keepComments: false }) as protobuf.INamespace;
+}
+
+let descriptor: protobuf.INamespace | undefined;
 let loaded: PackageDefinition | undefined;
+
+/** Serves the protos from a descriptor made by `protoDescriptor()` instead of from the files. */
+export function useProtoDescriptor(embedded: protobuf.INamespace): void {
+  descriptor = embedded;
+  loaded = undefined;
+}
 
 /** Every message, enum and service of the project's protos, by fully qualified name. */
 export function packageDefinition(): PackageDefinition {
-  loaded ??= loadSync(protoFiles(), { ...LOAD_OPTIONS });
+  loaded ??= descriptor === undefined ? loadSync(protoFiles(), loadOptions()) : fromJSON(descriptor, { ...OPTIONS });
   return loaded;
 }
 
@@ -42,6 +70,6 @@ const isService = (definition: unknown): definition is ServiceDefinition =>
 /** The service named `name` (e.g. `flipt.Flipt`); throws when the protos declare none. */
 export function serviceDefinition(name: string): ServiceDefinition {
   const definition = packageDefinition()[name];
-  if (!isService(definition)) throw new Error(`no gRPC service ${name} in ${PROTOS_DIR}`);
+  if (!isService(definition)) throw new Error(`no gRPC service ${name} in the project's protos`);
   return definition;
 }

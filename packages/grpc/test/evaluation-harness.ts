@@ -14,7 +14,7 @@ import type { ExecutionContext } from 'ava';
 import { evaluationBindings } from '../src/services/evaluation.service.js';
 import { startGrpcServer } from '../src/grpc-server.js';
 import type { GrpcLogger } from '../src/grpc-logger.js';
-import { LOAD_OPTIONS } from '../src/proto-loading.js';
+import { loadOptions } from '../src/proto-loading.js';
 
 /** The evaluation clock of every test: 2025-01-01T00:00:00.123Z. */
 export const FIXED_NOW = Date.parse('2025-01-01T00:00:00.123Z');
@@ -57,7 +57,7 @@ export class FetchingSource implements SnapshotSource {
 const silent: GrpcLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** `flipt.evaluation` alone, loaded as every client and service of the project loads protos. */
-export const evaluationProto = loadSync('flipt/evaluation/evaluation.proto', { ...LOAD_OPTIONS });
+export const evaluationProto = loadSync('flipt/evaluation/evaluation.proto', loadOptions());
 
 /** A reply of a unary call: the message, or the status it failed with. */
 export type Reply<T = any> = { ok: true; message: T } | { ok: false; error: ServiceError };

@@ -20,13 +20,17 @@ const log: Knex.Logger = {
   },
 };
 
+/** knex types `nativeBinding` as a path; better-sqlite3 takes the loaded addon as well, which is what an executable without files has. */
+const withNativeBinding = (connection: Knex.StaticConnectionConfig, addon: object): Knex.StaticConnectionConfig =>
+  ({ ...connection, options: { nativeBinding: addon } }) as unknown as Knex.StaticConnectionConfig;
+
 /** The knex configuration for a parsed url and the pool options. */
 export function knexConfig(parsed: ParsedDatabaseUrl, options: StoreOptions): Knex.Config {
   if (parsed.dialect === 'sqlite') {
     return {
       log,
       client: parsed.client,
-      connection: parsed.connection,
+      connection: options.sqliteNativeBinding === undefined ? parsed.connection : withNativeBinding(parsed.connection, options.sqliteNativeBinding),
       useNullAsDefault: true,
       // One connection: SQLite has a single writer, and a pool would only add lock contention.
       pool: {

@@ -29,6 +29,11 @@ export interface StoreOptions {
   now?: () => Date;
   /** Called after every committed write, outside the transaction; its exceptions are ignored. */
   onCommit?: (change: NamespaceChange) => void;
+  /**
+   * The better-sqlite3 addon (its loaded exports) to use instead of the one in `node_modules`: a
+   * single-file executable carries its own.
+   */
+  sqliteNativeBinding?: object;
 }
 
 /** A rule with its segment keys in request order, however many (the wire form puts one in `segmentKey`, several in `segmentKeys`). */

@@ -23,6 +23,13 @@ export interface StartOptions {
   args?: string[];
   /** Environment on top of the inherited one (`ENSIGN_*` variables of the test runner are not inherited); `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
+  /** `false`: the process gets `env` only, nothing of the test runner's environment. */
+  inheritEnv?: boolean;
+  /**
+   * The command line before `ensign`'s own arguments: `[node, packages/cli/dist/src/main.js]` by
+   * default; the single-file executable's tests put the executable (or a wrapper around it) here.
+   */
+  launcher?: readonly string[];
   /** Working directory; a fresh temporary directory by default (so `./data/ensign.db` lands there). */
   cwd?: string;
   /** Written to a YAML file (as JSON, which is YAML) and passed with `--config`. */
@@ -91,9 +98,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+/** `node main.js`: how `npm start` and `npx ensign` run it. */
+const NODE_LAUNCHER: readonly string[] = [process.execPath, ensignMain];
+
+function childEnv(extra: Record<string, string | undefined> = {}, inherit = true): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('ENSIGN_')) env[name] = value;
+  if (inherit) for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('ENSIGN_')) env[name] = value;
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;
@@ -121,11 +131,12 @@ function track(child: ChildProcess): { output: () => string; exited: Promise<num
 /** Runs `ensign <args…>` to completion (bounded by `timeoutMs`). */
 export async function runEnsign(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
+  options: Pick<StartOptions, 'env' | 'inheritEnv' | 'launcher' | 'cwd'> & { timeoutMs?: number } = {},
 ): Promise<CommandResult> {
-  const child = spawn(process.execPath, [ensignMain, ...args], {
+  const [command = process.execPath, ...prefix] = options.launcher ?? NODE_LAUNCHER;
+  const child = spawn(command, [...prefix, ...args], {
     cwd: options.cwd ?? scratchDir(),
-    env: childEnv(options.env),
+    env: childEnv(options.env, options.inheritEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -177,9 +188,10 @@ async function startOnce(options: StartOptions, cwd: string, port: number, grpcP
     args.push('--config', file);
   }
   args.push(...(options.args ?? []));
-  const child = spawn(process.execPath, [ensignMain, ...args], {
+  const [executable = process.execPath, ...prefix] = options.launcher ?? NODE_LAUNCHER;
+  const child = spawn(executable, [...prefix, ...args], {
     cwd,
-    env: childEnv({ ENSIGN_SERVER_HOST: '127.0.0.1', ENSIGN_SERVER_HTTP_PORT: String(port), ...options.env, ENSIGN_SERVER_GRPC_PORT: String(grpcPort) }),
+    env: childEnv({ ENSIGN_SERVER_HOST: '127.0.0.1', ENSIGN_SERVER_HTTP_PORT: String(port), ...options.env, ENSIGN_SERVER_GRPC_PORT: String(grpcPort) }, options.inheritEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const { output, exited } = track(child);

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { createServerAuthentication, type ServerAuthentication } from '../authentication.js';
 import type { EnsignConfig } from '../config/config.schema.js';
 import { openConfiguredStore } from '../database.js';
+import type { EmbeddedResources } from '../embedded.js';
 import { grpcAuth, startGrpcListener } from '../grpc-listener.js';
 import { listen, type RunningServer } from '../http-server.js';
 import { openConfiguredReadCache } from '../read-cache.js';
@@ -31,7 +32,7 @@ function composeHandlers(
 }
 
 /** Runs the server until `stopSignal` resolves (with the signal's name); resolves the exit code. */
-export async function serverCommand(config: EnsignConfig, logger: Logger, stopSignal: Promise<string>): Promise<number> {
+export async function serverCommand(config: EnsignConfig, logger: Logger, stopSignal: Promise<string>, embedded: EmbeddedResources = {}): Promise<number> {
   let store: SqlStore | undefined;
   let publisher: SnapshotPublisher | undefined;
   let bus: SnapshotBus | undefined;
@@ -60,7 +61,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     const tls = configuredTls(config.server);
     // Every committed write recompiles its namespace; the publisher can only exist once the store does.
     const relay = new CommitRelay();
-    store = await openConfiguredStore(config, relay.onCommit);
+    store = await openConfiguredStore(config, { onCommit: relay.onCommit, embedded });
     const applied = await store.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
     else logger.info('database schema is up to date');
@@ -106,7 +107,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
       },
     };
     const managed = readCache === undefined ? store : withReadCache(store, readCache.cache);
-    const ui = config.ui.enabled ? loadUi(logger) : undefined;
+    const ui = config.ui.enabled ? loadUi(logger, embedded.ui) : undefined;
     const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, snapshots: settled, metrics, auth: authentication.app, ...(ui === undefined ? {} : { ui }) });
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator });
     // gRPC first: once /health answers, every port of the instance is served.
