@@ -47,7 +47,6 @@ async function main(): Promise<void> {
   const output = join(root, 'dist', `ensign-linux-${arch}`);
   const work = join(root, 'dist', `sea-${arch}`);
   rmSync(work, { recursive: true, force: true });
-  mkdirSync(join(work, 'ui'), { recursive: true });
 
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
   const bundle = join(work, 'ensign.cjs');

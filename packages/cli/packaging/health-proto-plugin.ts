@@ -6,20 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { protoDescriptor } from '@ensign/grpc';
 import type { Plugin } from 'esbuild';
-import protobuf from 'protobufjs';
 
 const require = createRequire(import.meta.url);
 const LOAD_CALL = "(0, proto_loader_1.loadSync)('health/v1/health.proto',";
 
 /** The health service's descriptor, with the field names as grpc-health-check loads them (`keepCase`). */
-function healthDescriptor(): protobuf.INamespace {
+function healthDescriptor(): ReturnType<typeof protoDescriptor> {
   const protoPath = (require('grpc-health-check') as { protoPath: string }).protoPath;
-  const root = new protobuf.Root();
-  root.loadSync(protoPath, { keepCase: true });
-  root.resolveAll();
-  return root.toJSON() as protobuf.INamespace;
+  // protoPath is <package>/proto/health/v1/health.proto, loaded there as `health/v1/health.proto`.
+  return protoDescriptor(resolve(dirname(protoPath), '..', '..'), { keepCase: true });
 }
 
 export function healthProtoPlugin(): Plugin {

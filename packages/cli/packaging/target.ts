@@ -12,6 +12,9 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
+/** The better-sqlite3 package in node_modules: its built addon, and its sources for a cross build. */
+const betterSqliteDirectory = (): string => dirname(require.resolve('better-sqlite3/package.json'));
+
 export type Arch = 'x64' | 'arm64';
 
 /** The GNU cross toolchain's prefix for each target (Debian: g++-aarch64-linux-gnu, g++-x86-64-linux-gnu). */
@@ -62,7 +65,7 @@ function nodeGyp(): string[] {
 
 /** better-sqlite3 compiled for `arch` against that Node's headers; returns the addon's path. */
 function crossCompiledAddon(arch: Arch, nodePackage: string, toolchain: string): string {
-  const source = dirname(require.resolve('better-sqlite3/package.json'));
+  const source = betterSqliteDirectory();
   const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { version: string };
   const folder = join(toolchain, `better-sqlite3-${version}-node-${process.version}-linux-${arch}`);
   const addon = join(folder, 'build', 'Release', 'better_sqlite3.node');
@@ -72,7 +75,7 @@ function crossCompiledAddon(arch: Arch, nodePackage: string, toolchain: string):
   rmSync(folder, { recursive: true, force: true });
   cpSync(source, folder, { recursive: true, filter: (path) => !path.startsWith(join(source, 'build')) });
   const [command = 'node-gyp', ...args] = nodeGyp();
-  run(command, [...args, 'rebuild', '--release', `--arch=${arch}`, `--nodedir=${join(nodePackage)}`], {
+  run(command, [...args, 'rebuild', '--release', `--arch=${arch}`, `--nodedir=${nodePackage}`], {
     cwd: folder,
     env: { ...process.env, CC: `${prefix}gcc`, CXX: `${prefix}g++`, LINK: `${prefix}g++`, AR: `${prefix}ar` },
   });
@@ -85,7 +88,7 @@ export function resolveTarget(arch: Arch, toolchain: string): Target {
     return {
       arch,
       node: process.execPath,
-      addon: join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'),
+      addon: join(betterSqliteDirectory(), 'build', 'Release', 'better_sqlite3.node'),
       stripTool: 'strip',
       native: true,
     };

@@ -38,13 +38,16 @@ export function protoFiles(dir: string = protosDirectory()): string[] {
     .sort();
 }
 
-/** The protobufjs JSON of every proto (imports and well-known types included), read from the files. */
-export function protoDescriptor(dir: string = protosDirectory()): protobuf.INamespace {
+/**
+ * The protobufjs JSON of every proto below `dir` (imports and well-known types included), read
+ * from the files; field names camelCased as this project loads them unless `keepCase`.
+ */
+export function protoDescriptor(dir: string = protosDirectory(), options: { keepCase?: boolean } = {}): protobuf.INamespace {
   const root = new protobuf.Root();
   const resolve = root.resolvePath.bind(root);
-  // Files of ours are found below `dir`; the well-known types resolve as protobufjs resolves them.
+  // Files below `dir` are found there; the well-known types resolve as protobufjs resolves them.
   root.resolvePath = (origin, target) => (target.startsWith('google/protobuf/') ? resolve(origin, target) : `${dir}/${target}`);
-  root.loadSync(protoFiles(dir), { keepCase: OPTIONS.keepCase ?? false });
+  root.loadSync(protoFiles(dir), { keepCase: options.keepCase ?? OPTIONS.keepCase ?? false });
   root.resolveAll();
   return root.toJSON({ keepComments: false }) as protobuf.INamespace;
 }

@@ -4,7 +4,7 @@
  * is used only when its content still has that hash (a half-written or tampered file is replaced).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -32,7 +32,6 @@ export function materialiseAddon(addon: Uint8Array, expectedSha256: string, dire
   // Written aside and renamed, so a concurrent start never loads a half-written file.
   const partial = `${path}.${process.pid}.tmp`;
   writeFileSync(partial, addon, { mode: 0o500 });
-  chmodSync(partial, 0o500);
   renameSync(partial, path);
   return path;
 }
