@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
@@ -21,6 +22,7 @@ import {
 } from '@ensign/testkit';
 import test from 'ava';
 import { ok, uniqueKey } from '../helpers/api.js';
+import { clientWith } from '../helpers/auth.js';
 import { delay, testBucket } from '../helpers/scale-out.js';
 
 const NOT_FOUND = { code: 5, message: 'Not Found', details: [] };
@@ -281,7 +283,13 @@ test.serial('with one control plane killed, writes through nginx still succeed a
 /** What a stand-in instance does with a request: answer 200, drop the connection unanswered, or never answer. */
 type StubMode = 'answer' | 'drop' | 'hang';
 
-/** A stand-in upstream that records each request it receives. */
+/**
+ * Sent on every request of this file. A stub records only requests carrying it: a client of a
+ * parallel test that still retries a port this stub now has must not count as a retry of nginx's.
+ */
+const RUN_MARK = { 'X-Ensign-Test-Run': randomUUID() };
+
+/** A stand-in upstream that records each request of this file it receives. */
 class StubUpstream {
   readonly requests: IncomingMessage[] = [];
   readonly sockets = new Set<unknown>();
@@ -290,6 +298,10 @@ class StubUpstream {
 
   constructor(mode: StubMode) {
     this.server = createServer((req, res) => {
+      if (req.headers['x-ensign-test-run'] !== RUN_MARK['X-Ensign-Test-Run']) {
+        res.writeHead(421).end();
+        return;
+      }
       this.requests.push(req);
       this.sockets.add(req.socket);
       req.resume();
@@ -322,7 +334,7 @@ async function stubbed(conf: string, modes: Array<StubMode | 'refused'>, overrid
   const ports = await Promise.all(modes.map(async (mode) => (mode === 'refused' ? freePort() : (listening.shift() as StubUpstream).port)));
   const nginx = await startNginx({ [conf]: ports }, overrides);
   return {
-    api: jsonClient(nginx.url(conf)),
+    api: clientWith(nginx.url(conf), RUN_MARK),
     stubs,
     hits: (): number => stubs.reduce((sum, s) => sum + s.requests.length, 0),
     stop: async (): Promise<void> => {

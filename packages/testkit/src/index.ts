@@ -1,4 +1,5 @@
-export { ensignMain, freePort, repositoryRoot, runEnsign, scratchDir, startEnsign } from './process.js';
+export { freePort } from './free-port.js';
+export { ensignMain, repositoryRoot, runEnsign, scratchDir, startEnsign } from './process.js';
 export type { CommandResult, EnsignProcess, StartOptions } from './process.js';
 export { jsonClient } from './http.js';
 export type { JsonClient, JsonResponse, RequestBody } from './http.js';

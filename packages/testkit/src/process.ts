@@ -2,10 +2,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
-import { createServer } from 'node:net';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
 
 /** Absolute path of the repository checkout this testkit belongs to. */
 export const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -83,19 +83,6 @@ export function scratchDir(prefix = 'ensign-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   scratch.add(dir);
   return dir;
-}
-
-/** Asks the operating system for a port that is free right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** `node main.js`: how `npm start` and `npx ensign` run it. */
@@ -250,12 +237,11 @@ export async function startEnsign(options: StartOptions = {}): Promise<EnsignPro
   const fixedGrpcPort = options.env?.ENSIGN_SERVER_GRPC_PORT;
   for (let attempt = 1; ; attempt++) {
     const port = fixedPort !== undefined ? Number(fixedPort) : await freePort();
-    let grpcPort = fixedGrpcPort !== undefined ? Number(fixedGrpcPort) : await freePort();
-    while (fixedGrpcPort === undefined && grpcPort === port) grpcPort = await freePort();
+    const grpcPort = fixedGrpcPort !== undefined ? Number(fixedGrpcPort) : await freePort();
     try {
       return await startOnce(options, cwd, port, grpcPort);
     } catch (err) {
-      // Another process may take a port between asking for it and listening on it; try again.
+      // A process outside the tests may take a port between asking for it and listening on it; try again.
       const lostRace = (fixedPort === undefined || fixedGrpcPort === undefined) && String((err as { logs?: string }).logs ?? '').includes('EADDRINUSE');
       if (!lostRace || attempt >= 3) throw err;
     }

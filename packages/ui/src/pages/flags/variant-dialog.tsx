@@ -39,7 +39,7 @@ export function VariantDialog({ ns, flagKey, open, variant, onClose }: VariantDi
       toast(variant === undefined ? `Variant ${saved.key} added` : `Variant ${saved.key} saved`);
       onClose();
       await queryClient.invalidateQueries({ queryKey: queryKeys.flag(ns, flagKey) });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns), refetchType: 'all' });
     },
   });
   const errors = formErrors(save.error, ['key', 'name', 'description', 'attachment']);

@@ -36,7 +36,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
     onError: (error, variant) => toast(`Variant ${variant.key} was not deleted: ${messageOf(error)}`, 'error'),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.flag(ns, flag.key) });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns), refetchType: 'all' });
     },
   });
 

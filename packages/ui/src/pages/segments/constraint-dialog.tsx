@@ -48,7 +48,7 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
     onSuccess: async () => {
       await Promise.all([
         queries.invalidateQueries({ queryKey: queryKeys.segment(ns, segmentKey) }),
-        queries.invalidateQueries({ queryKey: queryKeys.segments(ns) }),
+        queries.invalidateQueries({ queryKey: queryKeys.segments(ns), refetchType: 'all' }),
       ]);
       toast(editing ? 'Constraint saved' : 'Constraint added');
       onClose();

@@ -22,7 +22,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
     onSuccess: async () => {
       await Promise.all([
         queries.invalidateQueries({ queryKey: queryKeys.segment(ns, segment.key) }),
-        queries.invalidateQueries({ queryKey: queryKeys.segments(ns) }),
+        queries.invalidateQueries({ queryKey: queryKeys.segments(ns), refetchType: 'all' }),
       ]);
       toast('Constraint deleted');
     },
