@@ -4,8 +4,8 @@
  * show which requests nginx retries on the other instance.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, chmodSync, constants, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { accessSync, chmodSync, constants, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
@@ -287,7 +287,8 @@ type StubMode = 'answer' | 'drop' | 'hang';
  * Sent on every request of this file. A stub records only requests carrying it: a client of a
  * parallel test that still retries a port this stub now has must not count as a retry of nginx's.
  */
-const RUN_MARK = { 'X-Ensign-Test-Run': randomUUID() };
+const RUN_HEADER = 'x-ensign-test-run';
+const RUN_ID = randomUUID();
 
 /** A stand-in upstream that records each request of this file it receives. */
 class StubUpstream {
@@ -298,7 +299,7 @@ class StubUpstream {
 
   constructor(mode: StubMode) {
     this.server = createServer((req, res) => {
-      if (req.headers['x-ensign-test-run'] !== RUN_MARK['X-Ensign-Test-Run']) {
+      if (req.headers[RUN_HEADER] !== RUN_ID) {
         res.writeHead(421).end();
         return;
       }
@@ -334,7 +335,7 @@ async function stubbed(conf: string, modes: Array<StubMode | 'refused'>, overrid
   const ports = await Promise.all(modes.map(async (mode) => (mode === 'refused' ? freePort() : (listening.shift() as StubUpstream).port)));
   const nginx = await startNginx({ [conf]: ports }, overrides);
   return {
-    api: clientWith(nginx.url(conf), RUN_MARK),
+    api: clientWith(nginx.url(conf), { [RUN_HEADER]: RUN_ID }),
     stubs,
     hits: (): number => stubs.reduce((sum, s) => sum + s.requests.length, 0),
     stop: async (): Promise<void> => {

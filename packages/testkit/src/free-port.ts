@@ -16,14 +16,18 @@ const ATTEMPTS = 500;
 
 const held = new Set<string>();
 process.once('exit', () => {
-  for (const file of held) {
-    try {
-      unlinkSync(file);
-    } catch {
-      // already gone
-    }
-  }
+  for (const file of held) removeFile(file);
 });
+
+const reservationFile = (port: number): string => join(RESERVATIONS, String(port));
+
+function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone, or another process took a stale one over first
+  }
+}
 
 /** The first port of the kernel's ephemeral range (ports bound to 0 come from there). */
 function ephemeralStart(): number {
@@ -54,7 +58,7 @@ function ownerAlive(file: string): boolean {
 
 /** Claims `port` for this process; false when a live process holds it. */
 function reserve(port: number): boolean {
-  const file = join(RESERVATIONS, String(port));
+  const file = reservationFile(port);
   for (let tries = 0; tries < 2; tries++) {
     try {
       const fd = openSync(file, 'wx');
@@ -65,24 +69,16 @@ function reserve(port: number): boolean {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || ownerAlive(file)) return false;
       // Left by a process that died without its exit handler: take it over.
-      try {
-        unlinkSync(file);
-      } catch {
-        // another process took it over first
-      }
+      removeFile(file);
     }
   }
   return false;
 }
 
 function release(port: number): void {
-  const file = join(RESERVATIONS, String(port));
+  const file = reservationFile(port);
   held.delete(file);
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
+  removeFile(file);
 }
 
 /** Nothing listens on 127.0.0.1:`port` now. */
@@ -97,12 +93,12 @@ function bindable(port: number): Promise<boolean> {
 /** A port on 127.0.0.1 that nothing listens on and no other test process will be given. */
 export async function freePort(): Promise<number> {
   mkdirSync(RESERVATIONS, { recursive: true, mode: 0o1777 });
-  const span = ephemeralStart() - LOWEST;
+  const highest = ephemeralStart();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const port = LOWEST + Math.floor(Math.random() * span);
+    const port = LOWEST + Math.floor(Math.random() * (highest - LOWEST));
     if (!reserve(port)) continue;
     if (await bindable(port)) return port;
     release(port);
   }
-  throw new Error(`no free port below ${ephemeralStart()} after ${ATTEMPTS} attempts`);
+  throw new Error(`no free port below ${highest} after ${ATTEMPTS} attempts`);
 }

@@ -8,6 +8,9 @@ import { freePort } from '../src/free-port.js';
 
 const freePortModule = new URL('../src/free-port.js', import.meta.url).href;
 
+/** What the reservation file of `port` holds (throws ENOENT when there is none). */
+const reservationOf = (port: number): string => readFileSync(join(tmpdir(), 'ensign-test-ports', String(port)), 'utf8');
+
 interface Asker {
   pid: number;
   ports: number[];
@@ -48,7 +51,7 @@ test('processes asking at the same time never get the same port, and none from t
 
 test('a port is reserved under the owner pid while it lives, and never one something listens on', async (t) => {
   const port = await freePort();
-  t.is(readFileSync(join(tmpdir(), 'ensign-test-ports', String(port)), 'utf8'), String(process.pid));
+  t.is(reservationOf(port), String(process.pid));
   const ports = await Promise.all(Array.from({ length: 50 }, () => freePort()));
   t.false(ports.includes(port), 'not handed out twice within a process either');
   // Each can be listened on at once.
@@ -61,9 +64,7 @@ test('a port is reserved under the owner pid while it lives, and never one somet
 
 test('the reservations of a process are gone when it exits', async (t) => {
   const asker = await askAnotherProcess(5);
-  for (const port of asker.ports) t.is(readFileSync(join(tmpdir(), 'ensign-test-ports', String(port)), 'utf8'), String(asker.pid));
+  for (const port of asker.ports) t.is(reservationOf(port), String(asker.pid));
   await asker.exit();
-  for (const port of asker.ports) {
-    t.throws(() => readFileSync(join(tmpdir(), 'ensign-test-ports', String(port))), { code: 'ENOENT' });
-  }
+  for (const port of asker.ports) t.throws(() => reservationOf(port), { code: 'ENOENT' });
 });

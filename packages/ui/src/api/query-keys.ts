@@ -1,8 +1,6 @@
 /**
  * The cache keys of every read. A write invalidates the keys it changes: anything under
  * `['ns', ns]` holds data of one namespace, so a write there can refresh them all at once.
- * A write on a detail page refetches the list it counts in (`refetchType: 'all'`) although the
- * list is off screen, so going back shows the new counts at once instead of the old ones first.
  */
 export const queryKeys = {
   namespaces: ['namespaces'] as const,

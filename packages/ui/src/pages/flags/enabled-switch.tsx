@@ -6,6 +6,7 @@ import type { Flag } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { flags } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { useToast } from '../../components/toast.js';
 import { flagUpdate, messageOf } from './flag-update.js';
 
@@ -29,7 +30,7 @@ export function EnabledSwitch({ ns, flag }: { ns: string; flag: Flag }) {
       queryClient.setQueryData<Flag>(key, (old) => (old === undefined ? saved : { ...old, ...saved }));
       toast(saved.enabled ? 'Flag enabled' : 'Flag disabled');
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns) }),
+    onSettled: () => refreshList(queryClient, queryKeys.flags(ns)),
   });
 
   return (

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { flags } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
@@ -28,7 +29,7 @@ export function FlagDetailsCard({ ns, flag }: { ns: string; flag: Flag }) {
       queryClient.setQueryData<Flag>(queryKeys.flag(ns, flag.key), (old) => (old === undefined ? saved : { ...old, ...saved }));
       setDraft(undefined);
       toast('Details saved');
-      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns) });
+      await refreshList(queryClient, queryKeys.flags(ns));
     },
   });
   const errors = formErrors(save.error, ['name', 'description']);

@@ -7,6 +7,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client.js';
 import { flags } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { PageHeader } from '../../components/page-header.js';
@@ -36,7 +37,7 @@ export function FlagPage() {
     onSuccess: async () => {
       toast(`Flag ${flagKey} deleted`);
       queryClient.removeQueries({ queryKey: queryKeys.flag(ns, flagKey) });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns) });
+      await refreshList(queryClient, queryKeys.flags(ns));
       void navigate(paths.flags(ns));
     },
     onError: (err) => toast(`The flag was not deleted: ${messageOf(err)}`, 'error'),

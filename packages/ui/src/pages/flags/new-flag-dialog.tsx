@@ -8,6 +8,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { flags, type FlagInput } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { ErrorBanner } from '../../components/status.js';
 import { Field } from '../../components/field.js';
@@ -27,7 +28,7 @@ export function NewFlagDialog({ ns, open, onClose, onCreated }: { ns: string; op
     mutationFn: (value: FlagInput) => flags.create(ns, value),
     onSuccess: async (flag) => {
       queryClient.setQueryData(queryKeys.flag(ns, flag.key), flag);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns) });
+      await refreshList(queryClient, queryKeys.flags(ns));
       onCreated(flag);
     },
   });

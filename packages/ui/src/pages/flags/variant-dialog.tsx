@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { variants, type VariantInput } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
@@ -39,7 +40,7 @@ export function VariantDialog({ ns, flagKey, open, variant, onClose }: VariantDi
       toast(variant === undefined ? `Variant ${saved.key} added` : `Variant ${saved.key} saved`);
       onClose();
       await queryClient.invalidateQueries({ queryKey: queryKeys.flag(ns, flagKey) });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns), refetchType: 'all' });
+      await refreshList(queryClient, queryKeys.flags(ns));
     },
   });
   const errors = formErrors(save.error, ['key', 'name', 'description', 'attachment']);

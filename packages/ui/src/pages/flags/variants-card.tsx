@@ -3,6 +3,7 @@ import type { Flag, Variant } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { variants } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
 import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState } from '../../components/status.js';
@@ -36,7 +37,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
     onError: (error, variant) => toast(`Variant ${variant.key} was not deleted: ${messageOf(error)}`, 'error'),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.flag(ns, flag.key) });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.flags(ns), refetchType: 'all' });
+      await refreshList(queryClient, queryKeys.flags(ns));
     },
   });
 

@@ -8,6 +8,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { constraints } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
@@ -48,7 +49,7 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
     onSuccess: async () => {
       await Promise.all([
         queries.invalidateQueries({ queryKey: queryKeys.segment(ns, segmentKey) }),
-        queries.invalidateQueries({ queryKey: queryKeys.segments(ns), refetchType: 'all' }),
+        refreshList(queries, queryKeys.segments(ns)),
       ]);
       toast(editing ? 'Constraint saved' : 'Constraint added');
       onClose();

@@ -3,6 +3,7 @@ import type { Constraint, Segment } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { constraints } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
 import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState, ErrorBanner } from '../../components/status.js';
@@ -22,7 +23,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
     onSuccess: async () => {
       await Promise.all([
         queries.invalidateQueries({ queryKey: queryKeys.segment(ns, segment.key) }),
-        queries.invalidateQueries({ queryKey: queryKeys.segments(ns), refetchType: 'all' }),
+        refreshList(queries, queryKeys.segments(ns)),
       ]);
       toast('Constraint deleted');
     },

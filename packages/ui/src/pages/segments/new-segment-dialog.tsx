@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { segments } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { NameKeyFields } from '../../components/name-key-fields.js';
@@ -24,7 +25,7 @@ export function NewSegmentDialog({ ns, open, onClose }: { ns: string; open: bool
   const create = useMutation({
     mutationFn: () => segments.create(ns, { ...form, key: form.key.trim() }),
     onSuccess: async (segment) => {
-      await queries.invalidateQueries({ queryKey: queryKeys.segments(ns) });
+      await refreshList(queries, queryKeys.segments(ns));
       toast(`Segment "${segment.key}" created`);
       onClose();
       void navigate(paths.segment(ns, segment.key));

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { segments } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
@@ -30,7 +31,7 @@ export function SegmentDetailsCard({ ns, segment }: { ns: string; segment: Segme
       setSaved(details);
       setForm(details);
       queries.setQueryData(queryKeys.segment(ns, segment.key), updated);
-      await queries.invalidateQueries({ queryKey: queryKeys.segments(ns) });
+      await refreshList(queries, queryKeys.segments(ns));
       toast('Segment saved');
     },
   });

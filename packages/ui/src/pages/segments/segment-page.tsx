@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client.js';
 import { segments } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { PageHeader } from '../../components/page-header.js';
@@ -27,7 +28,7 @@ export function SegmentPage() {
     mutationFn: () => segments.delete(ns, segmentKey),
     onSuccess: async () => {
       queries.removeQueries({ queryKey: queryKeys.segment(ns, segmentKey) });
-      await queries.invalidateQueries({ queryKey: queryKeys.segments(ns) });
+      await refreshList(queries, queryKeys.segments(ns));
       toast(`Segment "${segmentKey}" deleted`);
       void navigate(paths.segments(ns));
     },
