@@ -50,3 +50,4 @@ export { CODEHOST_META, createCodeHostMethod, GITHUB_CALLBACK_PATH } from './met
 export type { CodeHostLoginOptions } from './methods/codehost/codehost-login.js';
 export { DEFAULT_API_URL as CODEHOST_DEFAULT_API_URL, DEFAULT_SERVER_URL as CODEHOST_DEFAULT_SERVER_URL, validateCodeHostConfig } from './methods/codehost/codehost-config.js';
 export type { CodeHostConfig } from './methods/codehost/codehost-config.js';
+export { actorOf, currentActor, runAs } from './actor-context.js';

@@ -79,6 +79,7 @@ export function openDigestBus(options: DigestBusOptions): DigestBus {
       logger,
       retryWaitMs: retryWait,
       registry: watches,
+      onReconnect: (reconnected) => connection.onReconnect(reconnected),
     });
   }
 

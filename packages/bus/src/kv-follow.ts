@@ -17,6 +17,12 @@ export interface KvFollowOptions {
   retryWaitMs: number;
   /** The follows of one bus, so closing it stops them all; a follow leaves it when stopped. */
   registry: Set<KvFollow>;
+  /**
+   * Calls its argument each time the connection is back after a loss; returns how to stop. The
+   * watch's consumer may not have outlived the outage (a restarted server forgets it, an idle one
+   * drops it after a few seconds), and its own heartbeat check would take 10-15 s to notice.
+   */
+  onReconnect?: (reconnected: () => void) => () => void;
 }
 
 export interface KvFollow {
@@ -24,13 +30,19 @@ export interface KvFollow {
 }
 
 /**
- * Watches `key` (initial values, then updates) and restarts the watch whenever it ends or fails,
- * so a follower resumes by itself after an outage. Returns at once.
+ * Watches `key` (initial values, then updates) and restarts the watch whenever it ends, fails or
+ * the connection comes back, so a follower resumes by itself after an outage. A restarted watch
+ * starts after the last entry delivered, so it delivers what was missed and nothing twice. Returns
+ * at once.
  */
 export function followKv(options: KvFollowOptions): KvFollow {
   const { logger, bucket, what } = options;
   let stopped = false;
   let synced = false;
+  /** Stream sequence of the last entry delivered; 0 before the first. */
+  let lastSeq = 0;
+  /** Counts reconnections, so a watch opened across one is replaced at once. */
+  let reconnects = 0;
   let stopCurrent: (() => void) | undefined;
   const markSynced = (): void => {
     if (synced || stopped) return;
@@ -40,11 +52,13 @@ export function followKv(options: KvFollowOptions): KvFollow {
 
   /** One watch; resolves when its iterator ends. */
   async function runOnce(): Promise<void> {
+    const epoch = reconnects;
     const kv = await options.open();
     let returned = false;
     let initializedEarly = false;
     const iter = await kv.watch({
       key: options.key,
+      ...(lastSeq > 0 ? { resumeFromRevision: lastSeq + 1 } : {}),
       initializedFn: () => {
         // Called in order through the iterator, or before `watch` returns with entries still queued.
         if (returned) markSynced();
@@ -53,24 +67,33 @@ export function followKv(options: KvFollowOptions): KvFollow {
     });
     returned = true;
     stopCurrent = () => iter.stop();
-    if (stopped) iter.stop();
+    if (stopped || reconnects !== epoch) iter.stop();
     const target = initializedEarly ? iter.getReceived() : Infinity;
     let processed = 0;
     if (processed >= target) markSynced();
     for await (const entry of iter) {
-      if (stopped) break;
+      if (stopped || reconnects !== epoch) break;
       await options.deliver(entry);
+      lastSeq = entry.revision;
       if (++processed >= target) markSynced();
     }
   }
 
+  const stopListening = options.onReconnect?.(() => {
+    reconnects++;
+    stopCurrent?.();
+  });
+
   const loop = (async () => {
     while (!stopped) {
+      const epoch = reconnects;
       try {
         await runOnce();
-        if (!stopped) logger?.warn({ bucket }, `${what} ended, restarting`);
+        if (stopped || reconnects !== epoch) continue;
+        logger?.warn({ bucket }, `${what} ended, restarting`);
       } catch (err) {
         if (stopped) return;
+        if (reconnects !== epoch) continue;
         logger?.warn({ err, bucket }, `${what} failed, retrying`);
       }
       if (!stopped) await new Promise((resolve) => setTimeout(resolve, options.retryWaitMs));
@@ -80,6 +103,7 @@ export function followKv(options: KvFollowOptions): KvFollow {
   const follow: KvFollow = {
     async stop() {
       stopped = true;
+      stopListening?.();
       stopCurrent?.();
       options.registry.delete(follow);
       await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, 1000))]);

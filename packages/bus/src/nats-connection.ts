@@ -34,6 +34,9 @@ export class HealingConnection {
   private state: BusStatus = 'reconnecting';
   private closing = false;
   private wake: (() => void) | undefined;
+  private readonly listeners = new Set<(status: BusStatus) => void>();
+  /** When the connection was lost; undefined while connected. */
+  private lostAt: number | undefined;
   /** Resolves with the connection once the first attempt succeeds; rejects when closed first. */
   readonly ready: Promise<NatsConnection>;
 
@@ -46,6 +49,36 @@ export class HealingConnection {
     return this.state;
   }
 
+  /** Hears every change of status, the first connection included; returns how to stop hearing. */
+  onStatus(listener: (status: BusStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Calls `listener` each time the connection is back after a loss (not on the first connection). */
+  onReconnect(listener: () => void): () => void {
+    let lost = false;
+    return this.onStatus((status) => {
+      if (status === 'reconnecting') lost = true;
+      else if (status === 'connected' && lost) {
+        lost = false;
+        listener();
+      }
+    });
+  }
+
+  private setState(next: BusStatus): void {
+    if (this.state === next) return;
+    this.state = next;
+    for (const listener of this.listeners) {
+      try {
+        listener(next);
+      } catch (err) {
+        this.options.logger?.error({ err }, 'NATS status listener failed');
+      }
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
@@ -53,7 +86,7 @@ export class HealingConnection {
     const nc = this.current;
     // Every publish is awaited by its caller, so there is nothing to drain.
     if (nc !== undefined) await nc.close();
-    this.state = 'closed';
+    this.setState('closed');
   }
 
   private async connectFirst(): Promise<NatsConnection> {
@@ -67,14 +100,17 @@ export class HealingConnection {
           maxReconnectAttempts: -1,
           reconnectTimeWait: wait,
           timeout: 2000,
+          // A path that drops packets without closing the socket is found stale in 20-30 s, not the default 4 minutes.
+          pingInterval: 10_000,
+          maxPingOut: 2,
         });
         if (this.closing) {
           await nc.close();
           throw new Error('bus closed before connecting');
         }
         this.current = nc;
-        this.state = 'connected';
         this.follow(nc);
+        this.setState('connected');
         return nc;
       } catch (err) {
         if (this.closing) throw err;
@@ -92,21 +128,24 @@ export class HealingConnection {
     }
   }
 
-  /** Keeps `state` in step with the connection's status events. */
+  /** Keeps `state` in step with the connection's status events, with one log line per loss and per return. */
   private follow(nc: NatsConnection): void {
+    const { url, logger } = this.options;
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === Events.Disconnect || s.type === DebugEvents.Reconnecting) {
-          if (this.state === 'connected') this.options.logger?.warn({ url: this.options.url }, 'NATS disconnected, reconnecting');
-          this.state = 'reconnecting';
+          if (this.state !== 'connected') continue;
+          this.lostAt = Date.now();
+          logger?.warn({ url }, 'NATS disconnected, reconnecting');
+          this.setState('reconnecting');
         } else if (s.type === Events.Reconnect) {
-          this.state = 'connected';
-          this.options.logger?.info({ url: this.options.url }, 'NATS reconnected');
+          const downMs = this.lostAt === undefined ? undefined : Date.now() - this.lostAt;
+          this.lostAt = undefined;
+          logger?.info({ url, downMs }, `NATS reconnected after ${downMs ?? '?'} ms down`);
+          this.setState('connected');
         }
       }
     })();
-    void nc.closed().then(() => {
-      this.state = 'closed';
-    });
+    void nc.closed().then(() => this.setState('closed'));
   }
 }

@@ -1,19 +1,25 @@
+/**
+ * The snapshot bucket: per namespace a full hydration (compacted now and then) and a small
+ * cumulative delta on top, written by control planes and followed by evaluators.
+ */
 import type { NamespaceSnapshot } from '@ensign/engine';
-import type { KV, KvEntry, ObjectStore } from 'nats';
+import type { SnapshotDelta } from '@ensign/snapshots';
+import type { KvEntry } from 'nats';
 import type { BusLogger } from './bus-logger.js';
-import { decodeEnvelope, encodeEnvelope, parseEnvelope } from './envelope.js';
-import type { SnapshotEnvelope } from './envelope.js';
-import { NAMESPACE_KEYS, namespaceKeyToKvKey, namespaceOfKey } from './keys.js';
-import { followKv, type KvFollow, retryOnConflict } from './kv-follow.js';
-import { HealingConnection, openedOnce } from './nats-connection.js';
-import type { BusStatus } from './nats-connection.js';
+import { type BucketContext, type BucketHandles, heldEnvelope } from './bucket-context.js';
+import { type BucketEntry, entryOf } from './bucket-entry.js';
+import { NAMESPACE_KEYS, parseKvKey } from './keys.js';
+import { followKv, type KvFollow } from './kv-follow.js';
+import { type BusStatus, HealingConnection, openedOnce } from './nats-connection.js';
+import { type CurrentSnapshot, currentSnapshot, heldRevisions } from './snapshot-reads.js';
+import { publishDelta, publishHydration, removeNamespace } from './snapshot-writes.js';
 
 export interface SnapshotBusOptions {
   /** NATS server URL, e.g. `nats://127.0.0.1:4222`. */
   url: string;
-  /** KV bucket holding one envelope per namespace. */
+  /** KV bucket holding each namespace's hydration and delta. */
   bucket?: string;
-  /** Object Store holding documents too large to go inline. */
+  /** Object Store holding hydrations too large to go inline. */
   objectStore?: string;
   maxInlineBytes?: number;
   logger?: BusLogger;
@@ -23,37 +29,35 @@ export interface SnapshotBusOptions {
   reconnectTimeWaitMs?: number;
 }
 
-/** One change seen by a watcher: a namespace's new snapshot, or its deletion. */
-export type SnapshotChange = { kind: 'put'; snapshot: NamespaceSnapshot } | { kind: 'delete'; namespaceKey: string };
-
 export interface SnapshotWatch {
   stop(): Promise<void>;
 }
 
 /** Publishes and reads namespace snapshots in a JetStream KV bucket. */
 export interface SnapshotBus {
-  /** Puts a snapshot unless the bucket holds one at least as new for its namespace. */
-  publish(snapshot: NamespaceSnapshot): Promise<void>;
-  /** Deletes a namespace deleted at `revision`, unless the bucket holds a newer snapshot of it. */
+  /** Puts a full snapshot unless the bucket's hydration of that namespace is at least as new; resolves the bytes written (KV value + object, if any), or undefined when not placed. */
+  publishHydration(snapshot: NamespaceSnapshot): Promise<number | undefined>;
+  /** Puts a delta unless the bucket's delta of that namespace is at least as new (compare-and-set on the delta key, retried on conflict); resolves the bytes written, or undefined. */
+  publishDelta(delta: SnapshotDelta): Promise<number | undefined>;
+  /** The namespace was deleted at `revision`: deletes its hydration and delta keys (and object) unless the bucket holds something newer. */
   remove(namespaceKey: string, revision: number): Promise<void>;
-  /** The revision the bucket holds per namespace, for reconciliation. */
+  /** The newest revision the bucket holds per namespace (hydration or delta, whichever is newer). */
   revisions(): Promise<Map<string, number>>;
-  get(namespaceKey: string): Promise<NamespaceSnapshot | undefined>;
+  /** The bucket's hydration of one namespace, with its delta when the delta's revision is newer; undefined when absent. */
+  get(namespaceKey: string): Promise<CurrentSnapshot | undefined>;
   /**
-   * Delivers every namespace held, then `onInitialSynced` once, then changes in order. Returns at
-   * once; while NATS is unreachable it keeps trying, and it resumes after an outage.
+   * Delivers every entry held (hydrations and deltas, in stream order), then calls onInitialSynced
+   * once, then each change in order; `onEntry` may return a promise, which is awaited before the
+   * next entry. Keeps following through outages. Entries' `read()` decode lazily. A value that is
+   * not a well-formed envelope of its key is skipped with a warning; a well-formed one whose payload
+   * is corrupt is delivered, and its `read()` rejects. Deleting a delta key alone delivers nothing.
    */
-  watch(onChange: (change: SnapshotChange) => void, onInitialSynced: () => void): Promise<SnapshotWatch>;
+  watch(onEntry: (entry: BucketEntry) => void | Promise<void>, onInitialSynced: () => void): Promise<SnapshotWatch>;
   status(): BusStatus;
+  /** Hears every change of connection status (e.g. 'reconnecting' → 'connected'), so callers can log, count and catch up after an outage. */
+  onStatus(listener: (status: BusStatus) => void): void;
   close(): Promise<void>;
 }
-
-
-interface Handles {
-  kv: KV;
-  os: ObjectStore;
-}
-
 
 /** Opens a bus; it connects (and reconnects) in the background, so it works while NATS starts. */
 export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
@@ -63,125 +67,35 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
   const retryWait = options.reconnectTimeWaitMs ?? 250;
   const connection = new HealingConnection({ url: options.url, name: options.name, reconnectTimeWaitMs: retryWait, logger });
   const watches = new Set<KvFollow>();
-  /** The bucket and object store, created when missing. */
-  const handles = openedOnce(async (): Promise<Handles> => {
+  const handles = openedOnce(async (): Promise<BucketHandles> => {
     const js = (await connection.ready).jetstream();
     const kv = await js.views.kv(bucket, { history: 1 });
     const os = await js.views.os(objectStoreName);
     return { kv, os };
   });
+  const context: BucketContext = { handles, logger, maxInlineBytes: options.maxInlineBytes };
+  const fetchObject = async (name: string): Promise<Uint8Array | null> => (await handles()).os.getBlob(name);
 
-  /** The envelope of a KV entry; undefined for deletes and for values that are not envelopes. */
-  function envelopeOf(entry: KvEntry | null): SnapshotEnvelope | undefined {
-    if (entry === null || entry.operation !== 'PUT') return undefined;
-    try {
-      return parseEnvelope(entry.value);
-    } catch (err) {
-      logger?.warn({ err, key: entry.key }, 'unreadable snapshot envelope in bucket');
-      return undefined;
-    }
-  }
-
-  function dropObject(os: ObjectStore, name: string | undefined): Promise<void> {
-    if (name === undefined) return Promise.resolve();
-    return os.delete(name).then(
-      () => undefined,
-      (err: unknown) => logger?.warn({ err, object: name }, 'could not delete an old snapshot document'),
-    );
-  }
-
-  async function publish(snapshot: NamespaceSnapshot): Promise<void> {
-    const { kv, os } = await handles();
-    const key = namespaceKeyToKvKey(snapshot.namespaceKey);
-    // Cheap early exit before compressing and uploading a document that would not be taken.
-    if ((envelopeOf(await kv.get(key))?.revision ?? -1) >= snapshot.revision) return;
-    const encoded = await encodeEnvelope(snapshot, options.maxInlineBytes === undefined ? {} : { maxInlineBytes: options.maxInlineBytes });
-    if (encoded.object !== undefined) await os.putBlob({ name: encoded.object.name }, encoded.object.data);
-    let placed = false;
-    try {
-      await retryOnConflict(`publishing ${snapshot.namespaceKey}@${snapshot.revision}`, async () => {
-        const current = await kv.get(key);
-        const held = envelopeOf(current);
-        if (held !== undefined && held.revision >= snapshot.revision) return;
-        await kv.put(key, encoded.value, { previousSeq: current?.revision ?? 0 });
-        placed = true;
-        await dropObject(os, held?.objectRef);
-      });
-    } finally {
-      if (!placed) await dropObject(os, encoded.object?.name);
-    }
-  }
-
-  async function remove(namespaceKey: string, revision: number): Promise<void> {
-    const { kv, os } = await handles();
-    const key = namespaceKeyToKvKey(namespaceKey);
-    await retryOnConflict(`removing ${namespaceKey}@${revision}`, async () => {
-      const current = await kv.get(key);
-      if (current === null || current.operation !== 'PUT') return;
-      const held = envelopeOf(current);
-      if (held !== undefined && held.revision > revision) return;
-      await kv.delete(key, { previousSeq: current.revision });
-      await dropObject(os, held?.objectRef);
-    });
-  }
-
-  async function get(namespaceKey: string): Promise<NamespaceSnapshot | undefined> {
-    const { kv, os } = await handles();
-    const key = namespaceKeyToKvKey(namespaceKey);
-    const fetchObject = (name: string) => os.getBlob(name);
-    for (let attempt = 0; ; attempt++) {
-      const entry = await kv.get(key);
-      if (entry === null || entry.operation !== 'PUT') return undefined;
+  async function watch(onEntry: (entry: BucketEntry) => void | Promise<void>, onInitialSynced: () => void): Promise<SnapshotWatch> {
+    async function handOn(entry: BucketEntry): Promise<void> {
       try {
-        return await decodeEnvelope(entry.value, fetchObject);
+        await onEntry(entry);
       } catch (err) {
-        // A newer envelope may have replaced this one and its document between the two reads.
-        const now = await kv.get(key);
-        if (attempt >= 3 || now === null || now.revision === entry.revision) throw err;
+        // The watch goes on: one failing entry must not hold every later one back.
+        logger?.error({ err, namespaceKey: entry.namespaceKey, kind: entry.kind }, 'snapshot watcher failed on an entry');
       }
     }
-  }
 
-  async function revisions(): Promise<Map<string, number>> {
-    const { kv } = await handles();
-    const result = new Map<string, number>();
-    let resolve!: () => void;
-    let reject!: (err: unknown) => void;
-    const done = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    const iter = await kv.watch({ key: NAMESPACE_KEYS, initializedFn: () => resolve() });
-    void (async () => {
-      for await (const entry of iter) {
-        const envelope = envelopeOf(entry);
-        if (envelope !== undefined) result.set(envelope.namespace, envelope.revision);
-      }
-      resolve();
-    })().catch(reject);
-    try {
-      await done;
-    } finally {
-      iter.stop();
-    }
-    return result;
-  }
-
-  async function watch(onChange: (change: SnapshotChange) => void, onInitialSynced: () => void): Promise<SnapshotWatch> {
     async function deliver(entry: KvEntry): Promise<void> {
-      const namespaceKey = namespaceOfKey(entry.key);
-      if (namespaceKey === undefined) return;
+      const key = parseKvKey(entry.key);
+      if (key === undefined) return;
       if (entry.operation !== 'PUT') {
-        onChange({ kind: 'delete', namespaceKey });
+        // Only the hydration's deletion means the namespace is gone; `remove` deletes it last.
+        if (key.kind === 'hydration') await handOn({ kind: 'delete', namespaceKey: key.namespaceKey });
         return;
       }
-      try {
-        const { os } = await handles();
-        onChange({ kind: 'put', snapshot: await decodeEnvelope(entry.value, (name) => os.getBlob(name)) });
-      } catch (err) {
-        // Skipped: a corrupt document is never handed on; a replaced one is followed by its successor.
-        logger?.warn({ err, namespaceKey, seq: entry.revision }, 'snapshot envelope skipped');
-      }
+      const envelope = heldEnvelope(context, entry, key);
+      if (envelope !== undefined) await handOn(entryOf(envelope, fetchObject));
     }
 
     return followKv({
@@ -194,16 +108,19 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
       logger,
       retryWaitMs: retryWait,
       registry: watches,
+      onReconnect: (reconnected) => connection.onReconnect(reconnected),
     });
   }
 
   return {
-    publish,
-    remove,
-    revisions,
-    get,
+    publishHydration: (snapshot) => publishHydration(context, snapshot),
+    publishDelta: (delta) => publishDelta(context, delta),
+    remove: (namespaceKey, revision) => removeNamespace(context, namespaceKey, revision),
+    revisions: () => heldRevisions(context),
+    get: (namespaceKey) => currentSnapshot(context, namespaceKey),
     watch,
     status: () => connection.status(),
+    onStatus: (listener) => void connection.onStatus(listener),
     async close() {
       await Promise.all([...watches].map((w) => w.stop()));
       await connection.close();

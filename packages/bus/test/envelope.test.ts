@@ -1,66 +1,95 @@
 import test from 'ava';
-import { gzipSync } from 'node:zlib';
-import { decodeEnvelope, encodeEnvelope, EnvelopeError, parseEnvelope } from '../src/index.js';
-import { documentOf, snapshotOf } from './helpers/snapshots.js';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { decodeEnvelope, DeltaTooLargeError, encodeEnvelope, EnvelopeError, parseEnvelope } from '../src/index.js';
+import { deltaOf, documentOf, snapshotOf } from './helpers/snapshots.js';
 
-test('a small snapshot round-trips inline, gzipped', async (t) => {
-  const snapshot = snapshotOf(documentOf('team,alpha'), 7);
+test('a small hydration round-trips inline, gzipped, its checksum carried as given', async (t) => {
+  const snapshot = { ...snapshotOf(documentOf('team,alpha'), 7), checksum: 'not-a-sha-of-anything' };
   const encoded = await encodeEnvelope(snapshot);
   t.is(encoded.object, undefined);
-  t.like(encoded.envelope, { v: 1, namespace: 'team,alpha', revision: 7, checksum: snapshot.checksum, encoding: 'gzip' });
-  t.is(typeof encoded.envelope.document, 'string');
-  t.deepEqual(await decodeEnvelope(encoded.value), snapshot);
+  t.like(encoded.envelope, { v: 2, kind: 'hydration', namespace: 'team,alpha', revision: 7, checksum: 'not-a-sha-of-anything', encoding: 'gzip' });
+  t.is(typeof (encoded.envelope.kind === 'hydration' && encoded.envelope.document), 'string');
+  t.deepEqual(await decodeEnvelope(encoded.value), { kind: 'hydration', snapshot });
 });
 
-test('a document over maxInlineBytes moves to an object and decodes through the fetcher', async (t) => {
+test('a delta round-trips inline with its base, upserts and removals; its payload is the gzipped { flags, removed }', async (t) => {
+  const delta = deltaOf('team,alpha', 4, 9, 3, ['gone-1', 'gone-2']);
+  const encoded = await encodeEnvelope(delta);
+  t.is(encoded.object, undefined);
+  t.like(encoded.envelope, { v: 2, kind: 'delta', namespace: 'team,alpha', revision: 9, baseRevision: 4, checksum: delta.checksum, encoding: 'gzip' });
+  t.deepEqual(await decodeEnvelope(encoded.value), { kind: 'delta', delta });
+  const envelope = parseEnvelope(encoded.value);
+  const payload = JSON.parse(gunzipSync(Buffer.from(envelope.document as string, 'base64')).toString('utf8')) as object;
+  t.deepEqual(payload, { flags: delta.flags, removed: delta.removed });
+});
+
+test('a hydration over maxInlineBytes moves to an object and decodes through the fetcher', async (t) => {
   const snapshot = snapshotOf(documentOf('big', 50, 64), 3);
   const encoded = await encodeEnvelope(snapshot, { maxInlineBytes: 1024 });
   t.truthy(encoded.object);
   const envelope = parseEnvelope(encoded.value);
-  t.is(envelope.document, undefined);
-  t.is(envelope.objectRef, encoded.object?.name);
+  t.true(envelope.kind === 'hydration' && envelope.document === undefined);
+  t.is(envelope.kind === 'hydration' ? envelope.objectRef : undefined, encoded.object?.name);
   t.true(encoded.value.length < 1024);
   const fetched: string[] = [];
   const decoded = await decodeEnvelope(encoded.value, async (name) => {
     fetched.push(name);
     return name === encoded.object?.name ? encoded.object.data : null;
   });
-  t.deepEqual(decoded, snapshot);
-  t.deepEqual(fetched, [envelope.objectRef]);
+  t.deepEqual(decoded, { kind: 'hydration', snapshot });
+  t.deepEqual(fetched, [encoded.object?.name]);
   await t.throwsAsync(decodeEnvelope(encoded.value), { instanceOf: EnvelopeError }, 'no object store to read from');
   await t.throwsAsync(decodeEnvelope(encoded.value, async () => null), { instanceOf: EnvelopeError, message: /missing/ });
 });
 
-test('a document that does not match the checksum is rejected', async (t) => {
-  const snapshot = snapshotOf(documentOf('default'), 2);
-  const encoded = await encodeEnvelope(snapshot);
-  const tampered = { ...encoded.envelope, document: gzipSync(JSON.stringify({ ...snapshot.document, flags: [] })).toString('base64') };
-  await t.throwsAsync(decodeEnvelope(Buffer.from(JSON.stringify(tampered))), { instanceOf: EnvelopeError, message: /checksum/ });
-  const wrongSum = { ...encoded.envelope, checksum: '0'.repeat(64) };
-  await t.throwsAsync(decodeEnvelope(Buffer.from(JSON.stringify(wrongSum))), { instanceOf: EnvelopeError, message: /checksum/ });
-});
-
-test('encoding refuses a snapshot whose checksum is not that of its document', async (t) => {
-  const snapshot = { ...snapshotOf(documentOf('default'), 2), checksum: 'f'.repeat(64) };
-  await t.throwsAsync(encodeEnvelope(snapshot), { instanceOf: EnvelopeError, message: /checksum/ });
+test('a delta over maxInlineBytes is refused, never moved to an object', async (t) => {
+  const delta = deltaOf('big', 1, 2, 40);
+  const error = await t.throwsAsync(encodeEnvelope(delta, { maxInlineBytes: 1024 }), { instanceOf: DeltaTooLargeError });
+  t.true(error instanceof EnvelopeError);
+  t.true((error?.bytes ?? 0) > 1024);
+  t.is(error?.maxBytes, 1024);
+  await t.throwsAsync(encodeEnvelope({ ...delta, baseRevision: 3 }), { instanceOf: EnvelopeError, message: /base/ });
 });
 
 test('malformed envelopes are rejected', async (t) => {
-  const good = (await encodeEnvelope(snapshotOf(documentOf('default'), 1))).envelope;
+  const hydration = (await encodeEnvelope(snapshotOf(documentOf('default'), 1))).envelope;
+  const delta = (await encodeEnvelope(deltaOf('default', 1, 2))).envelope;
   const bad: unknown[] = [
     'not json',
-    { ...good, v: 2 },
-    { ...good, revision: '1' },
-    { ...good, encoding: 'br' },
-    { ...good, document: undefined },
-    { ...good, objectRef: 'also-a-ref' },
+    null,
+    [],
+    { ...hydration, v: 1 },
+    { ...hydration, kind: undefined },
+    { ...hydration, kind: 'patch' },
+    { ...hydration, revision: '1' },
+    { ...hydration, revision: -1 },
+    { ...hydration, checksum: undefined },
+    { ...hydration, encoding: 'br' },
+    { ...hydration, document: undefined },
+    { ...hydration, objectRef: 'also-a-ref' },
+    { ...delta, baseRevision: undefined },
+    { ...delta, baseRevision: 3 },
+    { ...delta, document: undefined, objectRef: 'deltas-never-use-objects' },
   ];
   for (const value of bad) {
     const bytes = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
+    t.throws(() => parseEnvelope(bytes), { instanceOf: EnvelopeError }, JSON.stringify(value));
     await t.throwsAsync(decodeEnvelope(bytes), { instanceOf: EnvelopeError });
   }
-  await t.throwsAsync(decodeEnvelope(Buffer.from(JSON.stringify({ ...good, document: 'bm90IGd6aXA=' }))), {
-    instanceOf: EnvelopeError,
-    message: /gzip/,
-  });
+});
+
+test('a payload that is not gzip, not JSON, or not of its kind is refused', async (t) => {
+  const hydration = (await encodeEnvelope(snapshotOf(documentOf('default'), 1))).envelope;
+  const delta = (await encodeEnvelope(deltaOf('default', 1, 2))).envelope;
+  const cases: Array<[object, RegExp]> = [
+    [{ ...hydration, document: 'bm90IGd6aXA=' }, /gzip/],
+    [{ ...delta, document: 'bm90IGd6aXA=' }, /gzip/],
+    [{ ...delta, document: gzipSync('{').toString('base64') }, /JSON/],
+    [{ ...delta, document: gzipSync(JSON.stringify({ flags: [] })).toString('base64') }, /not a delta/],
+    [{ ...delta, document: gzipSync(JSON.stringify({ flags: [], removed: [1] })).toString('base64') }, /not a delta/],
+    [{ ...hydration, document: gzipSync(JSON.stringify({ namespace: { key: 'default' } })).toString('base64') }, /not a snapshot document/],
+  ];
+  for (const [value, message] of cases) {
+    await t.throwsAsync(decodeEnvelope(Buffer.from(JSON.stringify(value))), { instanceOf: EnvelopeError, message });
+  }
 });

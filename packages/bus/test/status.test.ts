@@ -1,9 +1,9 @@
 import test from 'ava';
 import { createServer } from 'node:net';
-import { openSnapshotBus } from '../src/index.js';
-import type { SnapshotChange } from '../src/index.js';
-import { destroyNames, freshNames, openTestBus } from './helpers/nats.js';
-import { documentOf, snapshotOf } from './helpers/snapshots.js';
+import { connect } from 'nats';
+import { type BucketEntry, type BusStatus, openDigestBus, openSnapshotBus } from '../src/index.js';
+import { destroyNames, freshNames, NATS_URL, openTestBus, recordingLogger } from './helpers/nats.js';
+import { deltaOf, documentOf, snapshotOf } from './helpers/snapshots.js';
 import { TcpProxy } from '@ensign/testkit/tcp-proxy';
 import { until } from './helpers/wait.js';
 
@@ -22,8 +22,23 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** Deletes every consumer of the bucket's stream, as a restarted server forgets its watchers' ephemeral consumers. */
+async function forgetConsumers(bucket: string): Promise<number> {
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const consumers = await jsm.consumers.list(`KV_${bucket}`).next();
+    for (const consumer of consumers) await jsm.consumers.delete(`KV_${bucket}`, consumer.name);
+    return consumers.length;
+  } finally {
+    await nc.close();
+  }
+}
+
 test('a bus whose server is unreachable reports reconnecting, and closed after close', async (t) => {
   const bus = openSnapshotBus({ url: `nats://127.0.0.1:${await closedPort()}`, ...names });
+  const statuses: BusStatus[] = [];
+  bus.onStatus((status) => statuses.push(status));
   t.is(bus.status(), 'reconnecting');
   let synced = false;
   const watch = await bus.watch(
@@ -36,40 +51,97 @@ test('a bus whose server is unreachable reports reconnecting, and closed after c
   await watch.stop();
   await bus.close();
   t.is(bus.status(), 'closed');
+  t.deepEqual(statuses, ['closed']);
 });
 
-test('an outage heals by itself: status follows, the watcher converges, publishes resume', async (t) => {
+test('after an outage that lost the watch consumers, the watch delivers what it missed within seconds of NATS coming back', async (t) => {
   const proxy = new TcpProxy(4222);
   await proxy.open();
-  const watcher = openSnapshotBus({ url: `nats://127.0.0.1:${proxy.port}`, ...names });
+  const logger = recordingLogger();
+  const watcher = openSnapshotBus({ url: proxy.url('nats'), ...names, logger });
+  const digestWatcher = openDigestBus({ url: proxy.url('nats'), bucket: names.bucket });
   const publisher = openTestBus(names);
+  const digestPublisher = openDigestBus({ url: NATS_URL, bucket: names.bucket });
   t.teardown(async () => {
-    await Promise.all([watcher.close(), publisher.close()]);
+    await Promise.all([watcher.close(), digestWatcher.close(), publisher.close(), digestPublisher.close()]);
     await proxy.close();
   });
-  const held = new Map<string, number>();
+  const statuses: BusStatus[] = [];
+  watcher.onStatus((status) => statuses.push(status));
+  const seen: string[] = [];
+  const describe = (e: BucketEntry) => (e.kind === 'delete' ? `delete ${e.namespaceKey}` : `${e.kind} ${e.namespaceKey}@${e.revision}`);
   let synced = 0;
   await watcher.watch(
-    (change: SnapshotChange) => {
-      if (change.kind === 'put') held.set(change.snapshot.namespaceKey, change.snapshot.revision);
-      else held.delete(change.namespaceKey);
-    },
+    (entry) => void seen.push(describe(entry)),
     () => synced++,
   );
-  await publisher.publish(snapshotOf(documentOf('outage'), 1));
-  await until(() => held.get('outage') === 1, 'first snapshot');
+  const digestSets: number[] = [];
+  await digestWatcher.watchDigests((_digests, loadedAtMs) => digestSets.push(loadedAtMs));
+  await publisher.publishHydration(snapshotOf(documentOf('outage'), 1));
+  await publisher.publishHydration(snapshotOf(documentOf('doomed'), 1));
+  await digestPublisher.publishDigests(new Map(), 1);
+  await until(() => seen.length === 2 && digestSets.length === 1, 'the entries before the outage');
   t.is(watcher.status(), 'connected');
 
   await proxy.close();
   await until(() => watcher.status() === 'reconnecting', 'reconnecting status');
-  await publisher.publish(snapshotOf(documentOf('outage'), 2));
-  await publisher.publish(snapshotOf(documentOf('during'), 1));
-  t.is(held.get('outage'), 1, 'keeps what it held while cut off');
+  t.true((await forgetConsumers(names.bucket)) >= 2, 'the snapshot and digest watches had consumers');
+  await publisher.publishDelta(deltaOf('outage', 1, 2));
+  await publisher.publishHydration(snapshotOf(documentOf('during'), 1));
+  await publisher.remove('doomed', 2);
+  await digestPublisher.publishDigests(new Map(), 2);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.is(seen.length, 2, 'nothing arrives while cut off');
 
+  const restoredAt = Date.now();
   await proxy.open();
-  await until(() => watcher.status() === 'connected', 'reconnected status', 15_000);
-  await until(() => held.get('outage') === 2 && held.get('during') === 1, 'convergence after the outage', 15_000);
-  await watcher.publish(snapshotOf(documentOf('outage'), 3));
-  t.is((await publisher.get('outage'))?.revision, 3, 'the reconnected bus publishes again');
+  await until(() => seen.length >= 5 && digestSets.length >= 2, 'the entries missed during the outage', 4000);
+  const recoveryMs = Date.now() - restoredAt;
+  t.log(`recovered in ${recoveryMs} ms`);
+  t.true(recoveryMs < 4000, `recovered in ${recoveryMs} ms`);
+  t.deepEqual(seen, ['hydration outage@1', 'hydration doomed@1', 'delta outage@2', 'hydration during@1', 'delete doomed'], 'each missed entry once, in order');
+  t.deepEqual(digestSets, [1, 2], 'the digest watch resumes as well');
   t.is(synced, 1, 'synced once across the outage');
+
+  t.deepEqual(statuses, ['connected', 'reconnecting', 'connected'], 'the first connection, the loss, the return');
+  const lost = logger.lines.filter((l) => l.msg === 'NATS disconnected, reconnecting');
+  const back = logger.lines.filter((l) => l.msg.startsWith('NATS reconnected after'));
+  t.is(lost.length, 1);
+  t.is(back.length, 1);
+  const downMs = (back[0]?.obj as { downMs?: number }).downMs ?? -1;
+  t.true(downMs >= 300 && downMs < 10_000, `down for ${downMs} ms`);
+
+  await watcher.publishDelta(deltaOf('outage', 1, 3));
+  t.is((await publisher.get('outage'))?.delta?.revision, 3, 'the reconnected bus publishes again');
+  await until(() => seen.length === 6, 'a live entry after the outage');
+  t.is(seen[5], 'delta outage@3');
+});
+
+test('a short outage that kept the consumers loses and repeats nothing', async (t) => {
+  const own = freshNames();
+  const proxy = new TcpProxy(4222);
+  await proxy.open();
+  const watcher = openSnapshotBus({ url: proxy.url('nats'), ...own });
+  const publisher = openTestBus(own);
+  t.teardown(async () => {
+    await Promise.all([watcher.close(), publisher.close()]);
+    await proxy.close();
+    await destroyNames(own);
+  });
+  const revisions: number[] = [];
+  await watcher.watch(
+    (entry) => void (entry.kind === 'hydration' && revisions.push(entry.revision)),
+    () => undefined,
+  );
+  await publisher.publishHydration(snapshotOf(documentOf('blip'), 1));
+  await until(() => revisions.length === 1, 'first hydration');
+  await proxy.close();
+  await until(() => watcher.status() === 'reconnecting', 'reconnecting status');
+  await publisher.publishHydration(snapshotOf(documentOf('blip'), 2));
+  await proxy.open();
+  await until(() => revisions.length >= 2, 'the missed hydration', 4000);
+  await publisher.publishHydration(snapshotOf(documentOf('blip'), 3));
+  await until(() => revisions.length >= 3, 'a live hydration');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.deepEqual(revisions, [1, 2, 3]);
 });

@@ -29,8 +29,6 @@ import { DEFAULT_BODY_LIMIT_BYTES, jsonBodyMiddleware } from './http/body.middle
 import { errorsMiddleware } from './http/errors.middleware.js';
 import { requestLogMiddleware } from './http/request-log.middleware.js';
 import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/routing.middleware.js';
-import { settleWritesMiddleware } from './http/settle-writes.middleware.js';
-import type { SnapshotsSettled } from './http/settle-writes.middleware.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import type { ManagementStore } from './store.js';
 import type { UiAssets } from './ui/ui-assets.js';
@@ -47,10 +45,6 @@ export interface AppDeps {
   logger: Logger;
   /** Largest accepted request body; 1 MiB when not set. */
   bodyLimitBytes?: number;
-  /** The snapshot publisher; when given, writes answer only once their snapshots are published. */
-  snapshots?: SnapshotsSettled;
-  /** How long a committed write waits for its snapshot before answering anyway; 5 s when not set. */
-  settleTimeoutMs?: number;
   /** Served at `/metrics` when given. */
   metrics?: Registry;
   /** Authentication: `/auth/v1` and the checks on every API; everything is open without it. */
@@ -59,15 +53,9 @@ export interface AppDeps {
   ui?: UiAssets;
 }
 
-function apiRouter(
-  store: ManagementStore,
-  bodyLimitBytes: number,
-  snapshots: SnapshotsSettled | undefined,
-  settleTimeoutMs: number | undefined,
-): AppRouter {
+function apiRouter(store: ManagementStore, bodyLimitBytes: number): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
   // Router middleware runs only for requests that matched a route.
-  if (snapshots !== undefined) router.use(settleWritesMiddleware(snapshots, settleTimeoutMs));
   router.use(...jsonBodyMiddleware(bodyLimitBytes));
   // Namespace-scoped tokens: checked once the body, which may name the namespace, is parsed.
   router.use(namespaceScopeMiddleware(API_PREFIX));
@@ -95,7 +83,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   registerHealthRoutes(health, deps.store);
   if (deps.metrics !== undefined) registerMetricsRoutes(health, deps.metrics);
   const bodyLimitBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const api = apiRouter(deps.store, bodyLimitBytes, deps.snapshots, deps.settleTimeoutMs);
+  const api = apiRouter(deps.store, bodyLimitBytes);
   const { auth } = deps;
 
   app.use(requestLogMiddleware(deps.logger));

@@ -1,3 +1,4 @@
+import type { CommittedChange } from '@ensign/store';
 import { TcpProxy } from '@ensign/testkit';
 /** The memory backend kept fresh across control planes by invalidation messages over Redis pub/sub. */
 import test from 'ava';
@@ -43,7 +44,10 @@ const servesHits = (o: Opened, scope: string, key: string, load: () => Promise<u
     return (await o.hits()) > before;
   });
 
-const change = (namespaceKey: string) => ({ namespaceKey, revision: 2, deleted: false });
+const change = (namespaceKey: string): CommittedChange => ({
+  record: { namespaceKey, revision: 2, resource: 'flag', key: 'f', action: 'updated', at: '2026-01-01T00:00:00.000Z' },
+  effect: { kind: 'none' },
+});
 
 test('a write through one control plane drops the entries the other holds in memory', async (t) => {
   const prefix = newPrefix();

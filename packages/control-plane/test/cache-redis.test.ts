@@ -1,3 +1,4 @@
+import type { CommittedChange } from '@ensign/store';
 import { TcpProxy } from '@ensign/testkit';
 /** The Redis backend against the Redis on 127.0.0.1:6379, each test under its own key prefix. */
 import test from 'ava';
@@ -44,7 +45,10 @@ function newPrefix(): string {
   return prefix;
 }
 
-const change = (namespaceKey: string) => ({ namespaceKey, revision: 2, deleted: false });
+const change = (namespaceKey: string): CommittedChange => ({
+  record: { namespaceKey, revision: 2, resource: 'flag', key: 'f', action: 'updated', at: '2026-01-01T00:00:00.000Z' },
+  effect: { kind: 'none' },
+});
 const warnings = (lines: LogLine[]) => lines.filter((line) => line.level === 40);
 
 test('a second read is a hit, equal to what was loaded', async (t) => {

@@ -7,7 +7,7 @@ import { cacheCounters } from '../src/cache/cache-counters.js';
 import { CacheInvalidator } from '../src/cache/cache-invalidator.js';
 import { MemoryReadCache } from '../src/cache/memory-read-cache.js';
 import type { ReadCache } from '../src/cache/read-cache.js';
-import { CommitRelay, createApp, createMetricsRegistry, withReadCache } from '../src/index.js';
+import { createApp, createMetricsRegistry, withReadCache } from '../src/index.js';
 import { countersFor } from './cache-helpers.js';
 import { type Harness, startHarness } from './harness.js';
 
@@ -16,7 +16,7 @@ const metrics = countersFor('memory');
 const cache = new MemoryReadCache({ ttlMs: 600_000, maxEntries: 1000, counters: metrics.counters });
 
 test.before(async () => {
-  h = await startHarness({ wrapStore: (store) => withReadCache(store, cache), snapshots: () => new CacheInvalidator(cache) });
+  h = await startHarness({ wrapStore: (store) => withReadCache(store, cache), listen: () => new CacheInvalidator(cache).notify });
 });
 test.after.always(() => h?.close());
 
@@ -120,7 +120,7 @@ test('a write answers only once its invalidation is done', async (t) => {
   const inner = new MemoryReadCache({ ttlMs: 600_000, maxEntries: 100 });
   // Invalidations wait for the gate: the write must wait with them.
   const held: ReadCache = { name: 'held', getOrLoad: (s, k, l) => inner.getOrLoad(s, k, l), invalidate: async (s) => gate.then(() => inner.invalidate(s)), close: () => inner.close() };
-  const gated = await startHarness({ wrapStore: (store) => withReadCache(store, held), snapshots: () => new CacheInvalidator(held) });
+  const gated = await startHarness({ wrapStore: (store) => withReadCache(store, held), listen: () => new CacheInvalidator(held).notify });
   t.teardown(() => gated.close());
   let answered = false;
   const write = gated.call('POST', '/api/v1/flags', { json: { key: 'waits', name: 'Waits' } }).then((res) => {
@@ -150,15 +150,4 @@ test('/metrics serves the cache counters and the process metrics without credent
   t.regex(text, /^flipt_cache_hit_total\{cache="memory"\} 1$/m);
   t.regex(text, /^flipt_cache_miss_total\{cache="memory"\} 1$/m);
   t.regex(text, /^process_cpu_user_seconds_total /m);
-});
-
-test('the commit relay hands each change to every listener, even after one throws', (t) => {
-  const relay = new CommitRelay();
-  const heard: string[] = [];
-  relay.attach(() => {
-    throw new Error('publisher failed');
-  });
-  relay.attach((change) => heard.push(change.namespaceKey));
-  relay.onCommit({ namespaceKey: 'shop', revision: 3, deleted: false });
-  t.deepEqual(heard, ['shop']);
 });

@@ -3,9 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type NamespaceChange, type SqlStore } from '@ensign/store';
+import { type CommitListener, openStore, type SqlStore } from '@ensign/store';
 import { pino } from 'pino';
-import { CommitRelay, createApp, type ManagementStore, type SnapshotsSettled, type UiAssets } from '../src/index.js';
+import { createApp, type ManagementStore, SnapshotPipeline, type UiAssets } from '../src/index.js';
+import { VersionMap } from './version-map.js';
 
 /** One parsed pino line. */
 export type LogLine = Record<string, unknown> & { level: number; msg: string };
@@ -30,6 +31,9 @@ export interface CallOptions {
 export interface Harness {
   base: string;
   store: SqlStore;
+  /** The versions held, with `snapshots: true`. */
+  source: VersionMap;
+  pipeline: SnapshotPipeline | undefined;
   logs: LogLine[];
   call(method: string, path: string, options?: CallOptions): Promise<Reply>;
   close(): Promise<void>;
@@ -39,10 +43,10 @@ export interface HarnessOptions {
   bodyLimitBytes?: number;
   /** Replaces parts of the real store (e.g. a ping that fails). */
   wrapStore?: (store: SqlStore) => ManagementStore;
-  /** A snapshot publisher over the store: it hears every commit and writes wait for it. */
-  snapshots?: (store: SqlStore) => SnapshotsSettled & { notify(change: NamespaceChange): void };
-  /** How long a write waits for its snapshot before answering anyway. */
-  settleTimeoutMs?: number;
+  /** Hears every commit; writes answer once it has settled. */
+  listen?: (store: SqlStore) => CommitListener;
+  /** Holds evaluation snapshots as the server does: each commit applied to its namespace's version. */
+  snapshots?: boolean;
   /** The web UI's files, served at `/`. */
   ui?: UiAssets;
 }
@@ -50,19 +54,23 @@ export interface HarnessOptions {
 /** Starts `createApp` on 127.0.0.1, port 0, over a migrated SQLite store in a temp directory. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'ensign-cp-'));
-  const relay = new CommitRelay();
-  const store = await openStore({ url: `file:${join(dir, 'x.db')}`, onCommit: relay.onCommit });
+  const store = await openStore({ url: `file:${join(dir, 'x.db')}` });
   await store.migrate();
-  const snapshots = options.snapshots?.(store);
-  if (snapshots !== undefined) relay.attach((change) => snapshots.notify(change));
+  const listener = options.listen?.(store);
+  if (listener !== undefined) store.onCommit(listener);
   const logs: LogLine[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
+  const source = new VersionMap();
+  let pipeline: SnapshotPipeline | undefined;
+  if (options.snapshots === true) {
+    pipeline = new SnapshotPipeline({ store, holder: source, compile: { hash: 'murmur3' }, logger });
+    store.onCommit(pipeline.onCommit);
+    await pipeline.loadAll();
+  }
   const app = createApp({
     store: options.wrapStore ? options.wrapStore(store) : store,
     logger,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
-    ...(snapshots === undefined ? {} : { snapshots }),
-    ...(options.settleTimeoutMs === undefined ? {} : { settleTimeoutMs: options.settleTimeoutMs }),
     ...(options.ui === undefined ? {} : { ui: options.ui }),
   });
   const server: Server = createServer(app.callback());
@@ -91,6 +99,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   return {
     base,
     store,
+    source,
+    pipeline,
     logs,
     call,
     async close() {

@@ -1,8 +1,12 @@
-import { createHash } from 'node:crypto';
 import test from 'ava';
 import type { Constraint, Segment, Variant } from '@ensign/core';
+import type { SnapshotDocument } from '@ensign/engine';
 import type { NamespaceState } from '@ensign/store';
-import { buildNamespaceSnapshot, buildSnapshotDocument, checksum } from '../src/index.js';
+import { snapshotChecksum } from '@ensign/snapshots';
+import { buildSnapshotFlags, buildVersion } from '../src/index.js';
+
+const buildNamespaceSnapshot = (state: NamespaceState) => buildVersion(state, { hash: 'murmur3' }).snapshot;
+const buildSnapshotDocument = (state: NamespaceState) => buildNamespaceSnapshot(state).document;
 
 const AT = '2030-01-01T00:00:00.000Z';
 const LATER = '2030-01-02T00:00:00.000Z';
@@ -149,12 +153,11 @@ test('each multi-segment rule appears once; rules without segments and unused se
   t.false(JSON.stringify(buildSnapshotDocument(STATE)).includes('"unused"'));
 });
 
-test('the snapshot carries the revision, the namespace and the SHA-256 of the document text', (t) => {
+test('the snapshot carries the revision, the namespace and the checksum of the document', (t) => {
   const snapshot = buildNamespaceSnapshot(STATE);
   t.is(snapshot.namespaceKey, 'prod');
   t.is(snapshot.revision, 42);
-  t.is(snapshot.checksum, createHash('sha256').update(JSON.stringify(EXPECTED)).digest('hex'));
-  t.is(checksum(snapshot.document), snapshot.checksum);
+  t.is(snapshot.checksum, snapshotChecksum(EXPECTED as SnapshotDocument));
   // Same state, same checksum; any change in what is published, a new one.
   t.is(buildNamespaceSnapshot(structuredClone(STATE)).checksum, snapshot.checksum);
   const renamed = structuredClone(STATE);
@@ -169,8 +172,8 @@ test('a namespace without flags is an empty document', (t) => {
 
 test('a rule naming a segment or variant the state lacks is refused rather than published half-built', (t) => {
   const noSegment = { ...STATE, segments: STATE.segments.filter((s) => s.key !== 'internal') };
-  t.throws(() => buildSnapshotDocument(noSegment), { message: 'rule "rule-multi" refers to segment "internal", which the namespace does not hold' });
+  t.throws(() => buildSnapshotFlags(noSegment), { message: 'rule "rule-multi" refers to segment "internal", which the namespace does not hold' });
   const noVariant = structuredClone(STATE);
   (noVariant.flags[0] as { variants: Variant[] }).variants = [red];
-  t.throws(() => buildSnapshotDocument(noVariant), { message: 'distribution "d1" refers to variant "v-blue", which flag "color" does not hold' });
+  t.throws(() => buildSnapshotFlags(noVariant), { message: 'distribution "d1" refers to variant "v-blue", which flag "color" does not hold' });
 });

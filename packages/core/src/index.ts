@@ -17,6 +17,7 @@ export type { ErrorBody } from './errors.js';
 export { ComparisonType, defineEnum, FlagType, MatchType, RolloutType, SegmentOperator } from './enums.js';
 export type { EnumSpec } from './enums.js';
 export { DEFAULT_NAMESPACE } from './resources.js';
+export type { Actor, ChangeAction, ChangeRecord, ChangeResource } from './change-record.js';
 export type {
   Constraint,
   Distribution,

@@ -17,7 +17,7 @@ import type {
 import type { CompileOptions } from './evaluation-types.js';
 import { bucketerFor } from './hashing/bucketer.js';
 import type { Bucketer } from './hashing/bucketer.js';
-import { FrozenMap } from './frozen-map.js';
+import { LayeredMap } from './layered-map.js';
 import { SnapshotInvalidError } from './snapshot-invalid.error.js';
 import type {
   SnapshotDocument,
@@ -38,12 +38,32 @@ export function compileSnapshot(doc: SnapshotDocument, options: CompileOptions):
   const problems = validateSnapshot(doc);
   if (problems.length > 0) throw new SnapshotInvalidError(problems);
   const flags: Array<[string, CompiledFlag]> = doc.flags.map((f) => [f.key, compileFlag(f, makeBucketer(f.key))]);
-  return Object.freeze({ namespaceKey: doc.namespace.key, flags: new FrozenMap(flags) });
+  return Object.freeze({ namespaceKey: doc.namespace.key, flags: LayeredMap.of(flags) });
+}
+
+/**
+ * A new version of `compiled` with `flags` compiled and put (replacing flags of the same key) and
+ * the `removed` keys taken out, in time proportional to the change: every other flag is the same
+ * compiled object as before. Throws `SnapshotInvalidError` when a flag is structurally invalid, and
+ * then `compiled` is all there is.
+ */
+export function patchSnapshot(
+  compiled: CompiledSnapshot,
+  flags: readonly SnapshotFlag[],
+  removed: readonly string[],
+  options: CompileOptions,
+): CompiledSnapshot {
+  const problems = validateSnapshot({ namespace: { key: compiled.namespaceKey }, flags });
+  if (problems.length > 0) throw new SnapshotInvalidError(problems);
+  const makeBucketer = bucketerFor(options.hash);
+  const current = compiled.flags instanceof LayeredMap ? (compiled.flags as LayeredMap<string, CompiledFlag>) : LayeredMap.of(compiled.flags);
+  const put = flags.map((f): [string, CompiledFlag] => [f.key, compileFlag(f, makeBucketer(f.key))]);
+  return Object.freeze({ namespaceKey: compiled.namespaceKey, flags: current.with(put, removed) });
 }
 
 /** A namespace with no flags: what an unknown namespace evaluates against. */
 export function emptySnapshot(namespaceKey: string): CompiledSnapshot {
-  return Object.freeze({ namespaceKey, flags: new FrozenMap<string, CompiledFlag>([]) });
+  return Object.freeze({ namespaceKey, flags: LayeredMap.of<string, CompiledFlag>([]) });
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);

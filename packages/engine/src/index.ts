@@ -2,7 +2,8 @@
  * @ensign/engine: compile a namespace snapshot once, then evaluate variant and boolean flags against
  * it. Pure: no I/O, no clock, no randomness; evaluation never throws.
  */
-export { compileSnapshot, emptySnapshot } from './compile-snapshot.js';
+export { compileSnapshot, emptySnapshot, patchSnapshot } from './compile-snapshot.js';
+export { LayeredMap } from './layered-map.js';
 export type { CompiledFlag, CompiledSnapshot } from './compiled-snapshot.js';
 export { evaluateVariant } from './evaluate-variant.js';
 export { evaluateBoolean } from './evaluate-boolean.js';

@@ -1,7 +1,7 @@
 /** compileSnapshot: rejects malformed documents with paths, builds nothing partial, freezes the result. */
 import test from 'ava';
-import { SnapshotInvalidError, compileSnapshot, emptySnapshot, evaluateVariant, validateSnapshot } from '@ensign/engine';
-import type { SnapshotDocument } from '@ensign/engine';
+import { SnapshotInvalidError, compileSnapshot, emptySnapshot, evaluateVariant, patchSnapshot, validateSnapshot } from '@ensign/engine';
+import type { SnapshotDocument, SnapshotFlag } from '@ensign/engine';
 import { ENV, booleanFlag, constraint, dist, doc, rule, segment, segmentRollout, threshold, variantFlag } from './snapshot-builders.js';
 
 function pathsOf(document: unknown): string[] {
@@ -128,4 +128,28 @@ test('a namespace of 10,000 flags compiles', (t) => {
   const compiled = compileSnapshot(doc(...flags), { hash: 'murmur3' });
   t.is(compiled.flags.size, 10_000);
   t.like(evaluateVariant(compiled, { flagKey: 'v9998', entityId: 'e', context: { n: '9998' } }, ENV), { match: true });
+});
+
+test('patching compiles only the changed flags and keeps the others as the same objects', (t) => {
+  const compiled = compileSnapshot(good(), { hash: 'murmur3' });
+  const b = compiled.flags.get('b');
+  const replaced = variantFlag('v', [rule(1, [segment('s')], [dist('z', 100)])]);
+  const added = booleanFlag('n', [threshold(1, 100)]);
+  const patched = patchSnapshot(compiled, [replaced, added], [], { hash: 'murmur3' });
+  t.is(patched.flags.get('b'), b);
+  t.deepEqual([...patched.flags.keys()].sort(), ['b', 'n', 'v']);
+  t.like(evaluateVariant(patched, { flagKey: 'v', entityId: 'e', context: {} }, ENV), { match: true, variantKey: 'z' });
+  t.like(evaluateVariant(compiled, { flagKey: 'v', entityId: 'e', context: {} }, ENV), { match: false });
+  const removed = patchSnapshot(patched, [], ['v'], { hash: 'murmur3' });
+  t.false(removed.flags.has('v'));
+  t.is(removed.flags.size, 2);
+  t.true(Object.isFrozen(removed));
+});
+
+test('a patch with an invalid flag throws with its path and changes nothing', (t) => {
+  const compiled = compileSnapshot(good(), { hash: 'murmur3' });
+  const broken = { ...booleanFlag('b', []), type: 'FANCY_FLAG_TYPE' } as unknown as SnapshotFlag;
+  const error = t.throws(() => patchSnapshot(compiled, [broken], [], { hash: 'murmur3' }), { instanceOf: SnapshotInvalidError });
+  t.deepEqual(error?.paths, ['$.flags[0].type']);
+  t.like(compiled.flags.get('b'), { type: 'BOOLEAN_FLAG_TYPE' });
 });

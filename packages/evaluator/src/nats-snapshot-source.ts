@@ -1,14 +1,13 @@
-import type { SnapshotBus, SnapshotChange, SnapshotWatch } from '@ensign/bus';
 import { unavailable } from '@ensign/core';
-import { compileSnapshot, SnapshotInvalidError } from '@ensign/engine';
-import type { CompileOptions, CompiledSnapshot, HashMode, NamespaceSnapshot, SnapshotDocument } from '@ensign/engine';
+import { type HashMode, SnapshotInvalidError } from '@ensign/engine';
+import { SnapshotFollower, SnapshotMismatchError } from '@ensign/snapshots';
+import type { FollowedBucket, SnapshotVersion, VersionHolder } from '@ensign/snapshots';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { approximateHeldBytes } from './held-size.js';
 import type { HeldSnapshot, SnapshotSource } from './snapshot-source.js';
 
-/** What the source needs of the bus: its watch, and one namespace's snapshot on a miss (it never writes). */
-export type SnapshotReader = Pick<SnapshotBus, 'watch' | 'get'>;
+/** What the source needs of the bus: its watch, and one namespace whole on a miss or a gap (it never writes). */
+export type SnapshotReader = FollowedBucket;
 
 /** How long a request waits for a namespace fetched on a miss, unless set. */
 export const DEFAULT_FETCH_TIMEOUT_MS = 5000;
@@ -23,8 +22,6 @@ export interface NatsSnapshotSourceOptions {
   logger: Logger;
   /** How long a request waits for a namespace fetched from the bucket; 5 s when not set. */
   fetchTimeoutMs?: number;
-  /** The engine's `compileSnapshot` unless replaced. */
-  compile?: (document: SnapshotDocument, options: CompileOptions) => CompiledSnapshot;
   /** Epoch milliseconds; `Date.now` when not set. */
   now?: () => number;
 }
@@ -38,90 +35,68 @@ export interface HeldNamespaceStatus {
 
 /** Running totals since start, read by `/metrics`. */
 export interface SnapshotSourceCounts {
-  /** Snapshots arriving from the watch or fetched on a miss, by what became of them. */
-  updates: {
-    /** Compiled and held. */
-    applied: number;
-    /** Not newer than the revision already announced or held. */
-    stale: number;
-    /** Did not compile; the previous one (if any) stays. */
-    invalid: number;
-    /** Of a namespace not held while the cache is full: only the revision is remembered. */
-    deferred: number;
-  };
-  /** Fetches from the bucket for a request naming a namespace not held, by outcome. */
+  /** Hydrations and deltas arriving from the watch, by what became of them. */
+  updates: { applied: number; stale: number; invalid: number; deferred: number };
+  /** Fetches of a whole namespace from the bucket (a request for one not held, a gap, a refused delta), by outcome. */
   fetches: { loaded: number; absent: number; failed: number };
 }
 
 /** How full the cache is. */
 export interface SnapshotSourceUsage {
-  /** Namespaces held compiled. */
   held: number;
   /** Namespaces the bucket holds, as last announced (held or not). */
   known: number;
-  /** Approximate heap bytes of the held namespaces. */
   bytes: number;
 }
 
-interface Entry extends HeldSnapshot {
+interface Entry {
+  version: SnapshotVersion;
   receivedAt: number;
-  bytes: number;
 }
 
 /**
- * The scaled-out evaluator's source: follows the snapshot bucket (every namespace, then each
- * change) and holds compiled namespaces in an LRU cache bounded by count and approximate size.
- * It remembers the revision of every namespace the bucket announces, held or not: a request for
- * one not held fetches it (one fetch however many requests wait), a request for one the bucket
- * never announced costs no I/O. A snapshot not newer than the one announced is ignored, and one
- * that does not compile never replaces a good one.
+ * The scaled-out evaluator's source: follows the snapshot bucket (hydrations, then deltas) through
+ * the one `SnapshotFollower`, into an LRU cache bounded by count and approximate size. It remembers
+ * the revision of every namespace the bucket announces, held or not: a request for one not held
+ * fetches it (one fetch however many requests wait); one the bucket never announced costs no I/O.
  */
 export class NatsSnapshotSource implements SnapshotSource {
   private readonly held: LRUCache<string, Entry>;
   /** The latest revision the bucket announced per namespace. */
   private readonly known = new Map<string, number>();
-  /** The revision per namespace that did not compile, so a miss on it answers without refetching. */
-  private readonly invalid = new Map<string, number>();
-  /** Fetches in flight per namespace, shared by concurrent misses. */
-  private readonly loading = new Map<string, Promise<HeldSnapshot | undefined>>();
-  private readonly compile: (document: SnapshotDocument, options: CompileOptions) => CompiledSnapshot;
+  private readonly follower: SnapshotFollower;
   private readonly now: () => number;
   private readonly fetchTimeoutMs: number;
-  private synced = false;
-  private watching: SnapshotWatch | undefined;
-  readonly counts: SnapshotSourceCounts = { updates: { applied: 0, stale: 0, invalid: 0, deferred: 0 }, fetches: { loaded: 0, absent: 0, failed: 0 } };
+  private readonly fetched = { loaded: 0, absent: 0, failed: 0 };
+  /** Namespaces a request is fetching: they take every update, room or not. */
+  private readonly loading = new Set<string>();
+  /** Fetches in flight per namespace, shared by concurrent requests. */
+  private readonly pending = new Map<string, Promise<HeldSnapshot | undefined>>();
 
   constructor(private readonly options: NatsSnapshotSourceOptions) {
     const maxBytes = options.maxBytes;
     // A namespace larger than the whole bound counts as exactly the bound: it is held alone rather than refetched on every request.
-    this.held = new LRUCache<string, Entry>({ max: options.maxNamespaces, maxSize: maxBytes, sizeCalculation: (entry) => Math.min(entry.bytes, maxBytes) });
-    this.compile = options.compile ?? compileSnapshot;
+    this.held = new LRUCache<string, Entry>({ max: options.maxNamespaces, maxSize: maxBytes, sizeCalculation: (entry) => Math.min(entry.version.heldBytes, maxBytes) });
     this.now = options.now ?? Date.now;
     this.fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+    this.follower = new SnapshotFollower({ bucket: options.bus, holder: this.holder(), compile: { hash: options.hash }, logger: options.logger });
   }
 
   /** Starts following the bucket; returns at once (the bus connects and retries in the background). */
   async start(): Promise<void> {
-    this.watching = await this.options.bus.watch(
-      (change) => this.apply(change),
-      () => {
-        this.synced = true;
-        this.options.logger.info({ namespaces: this.held.size, known: this.known.size }, 'evaluation snapshots synced');
-      },
-    );
+    await this.follower.start(() => this.options.logger.info({ namespaces: this.held.size, known: this.known.size }, 'evaluation snapshots synced'));
   }
 
   async stop(): Promise<void> {
-    await this.watching?.stop();
-    this.watching = undefined;
+    await this.follower.stop();
   }
 
   get(namespaceKey: string): HeldSnapshot | undefined {
-    return this.held.get(namespaceKey);
+    return this.held.get(namespaceKey)?.version;
   }
 
   ready(): boolean {
-    return this.synced;
+    return this.follower.ready();
   }
 
   /** True when the bucket announced the namespace: `load` may fetch it. */
@@ -129,25 +104,47 @@ export class NatsSnapshotSource implements SnapshotSource {
     return this.known.has(namespaceKey);
   }
 
-  /** Holds a namespace the bucket announced, fetching it when it is not held. */
+  /** Holds a namespace the bucket announced, fetching it when it is not held (one fetch however many requests wait). */
   load(namespaceKey: string): Promise<HeldSnapshot | undefined> {
     const held = this.held.get(namespaceKey);
-    if (held !== undefined) return Promise.resolve(held);
-    const revision = this.known.get(namespaceKey);
-    if (revision === undefined) return Promise.resolve(undefined);
-    if (this.invalid.get(namespaceKey) === revision) return Promise.reject(invalidSnapshot(namespaceKey, revision));
-    let pending = this.loading.get(namespaceKey);
+    if (held !== undefined) return Promise.resolve(held.version);
+    const announced = this.known.get(namespaceKey);
+    if (announced === undefined) return Promise.resolve(undefined);
+    if (this.follower.refused(namespaceKey, announced)) return Promise.reject(invalidSnapshot(namespaceKey, announced));
+    let pending = this.pending.get(namespaceKey);
     if (pending === undefined) {
-      pending = this.fetch(namespaceKey).finally(() => this.loading.delete(namespaceKey));
-      this.loading.set(namespaceKey, pending);
+      pending = this.fetch(namespaceKey, announced).finally(() => this.pending.delete(namespaceKey));
+      this.pending.set(namespaceKey, pending);
     }
     return pending;
+  }
+
+  private async fetch(namespaceKey: string, announced: number): Promise<HeldSnapshot | undefined> {
+    let version: SnapshotVersion | undefined;
+    this.loading.add(namespaceKey);
+    try {
+      version = await within(this.follower.load(namespaceKey), this.fetchTimeoutMs);
+    } catch (err) {
+      this.fetched.failed++;
+      if (err instanceof SnapshotInvalidError || err instanceof SnapshotMismatchError) throw invalidSnapshot(namespaceKey, this.known.get(namespaceKey) ?? announced);
+      this.options.logger.warn({ err, namespace: namespaceKey }, 'namespace could not be fetched from the snapshot bucket');
+      throw unavailable(`namespace "${namespaceKey}" could not be fetched from the snapshot bucket`);
+    } finally {
+      this.loading.delete(namespaceKey);
+    }
+    // Gone from the bucket, or deleted (watch) while the fetch ran.
+    if (version === undefined || !this.known.has(namespaceKey)) {
+      this.fetched.absent++;
+      return undefined;
+    }
+    this.fetched.loaded++;
+    return this.held.get(namespaceKey)?.version ?? version;
   }
 
   /** Revision and arrival time of every namespace held, without touching their recency. */
   namespaces(): Map<string, HeldNamespaceStatus> {
     const out = new Map<string, HeldNamespaceStatus>();
-    for (const [key, entry] of this.held.entries()) out.set(key, { revision: entry.snapshot.revision, receivedAt: entry.receivedAt });
+    for (const [key, entry] of this.held.entries()) out.set(key, { revision: entry.version.revision, receivedAt: entry.receivedAt });
     return out;
   }
 
@@ -155,92 +152,37 @@ export class NatsSnapshotSource implements SnapshotSource {
     return { held: this.held.size, known: this.known.size, bytes: this.held.calculatedSize };
   }
 
-  private apply(change: SnapshotChange): void {
-    if (change.kind === 'delete') {
-      this.forget(change.namespaceKey);
-      return;
-    }
-    const { snapshot } = change;
-    const key = snapshot.namespaceKey;
-    const announced = this.known.get(key);
-    if (announced !== undefined && snapshot.revision <= announced) {
-      this.counts.updates.stale++;
-      return;
-    }
-    this.known.set(key, snapshot.revision);
-    // Held namespaces and those a request waits for take every update; others only while there is room.
-    const wanted = this.held.has(key) || this.loading.has(key);
-    if (!wanted && this.held.size >= this.options.maxNamespaces) {
-      this.counts.updates.deferred++;
-      return;
-    }
-    const bytes = approximateHeldBytes(snapshot.document);
-    if (!wanted && this.held.calculatedSize + bytes > this.options.maxBytes) {
-      this.counts.updates.deferred++;
-      return;
-    }
-    this.compileAndHold(snapshot, bytes);
+  get counts(): SnapshotSourceCounts {
+    const c = this.follower.counts;
+    return { updates: { applied: c.hydrations + c.deltas, stale: c.stale, invalid: c.refused, deferred: c.deferred }, fetches: { ...this.fetched } };
   }
 
-  private forget(namespaceKey: string): void {
-    this.known.delete(namespaceKey);
-    this.invalid.delete(namespaceKey);
-    if (this.held.delete(namespaceKey)) this.options.logger.debug({ namespace: namespaceKey }, 'namespace dropped');
-  }
-
-  /** Compiles and holds `snapshot` unless a newer one is held; undefined when it does not compile. */
-  private compileAndHold(snapshot: NamespaceSnapshot, bytes: number): Entry | undefined {
-    const key = snapshot.namespaceKey;
-    const current = this.held.peek(key);
-    if (current !== undefined && snapshot.revision <= current.snapshot.revision) {
-      this.counts.updates.stale++;
-      return current;
-    }
-    let compiled: CompiledSnapshot;
-    try {
-      compiled = this.compile(snapshot.document, { hash: this.options.hash });
-    } catch (err) {
-      const paths = err instanceof SnapshotInvalidError ? err.paths : undefined;
-      this.options.logger.error(
-        { err, namespace: key, revision: snapshot.revision, heldRevision: current?.snapshot.revision, ...(paths === undefined ? {} : { paths }) },
-        'snapshot ignored: it does not compile',
-      );
-      this.invalid.set(key, snapshot.revision);
-      this.counts.updates.invalid++;
-      return undefined;
-    }
-    if (bytes > this.options.maxBytes) {
-      this.options.logger.warn({ namespace: key, bytes, maxBytes: this.options.maxBytes }, 'namespace larger than evaluator.max_bytes: it is held alone');
-    }
-    const entry: Entry = { snapshot, compiled, receivedAt: this.now(), bytes };
-    this.invalid.delete(key);
-    this.held.set(key, entry);
-    this.counts.updates.applied++;
-    return entry;
-  }
-
-  private async fetch(namespaceKey: string): Promise<HeldSnapshot | undefined> {
-    let snapshot: NamespaceSnapshot | undefined;
-    try {
-      snapshot = await within(this.options.bus.get(namespaceKey), this.fetchTimeoutMs);
-    } catch (err) {
-      this.counts.fetches.failed++;
-      this.options.logger.warn({ err, namespace: namespaceKey }, 'namespace could not be fetched from the snapshot bucket');
-      throw unavailable(`namespace "${namespaceKey}" could not be fetched from the snapshot bucket`);
-    }
-    // Gone from the bucket, or deleted (watch) while the fetch ran.
-    if (snapshot === undefined || !this.known.has(namespaceKey)) {
-      this.counts.fetches.absent++;
-      return undefined;
-    }
-    if (snapshot.revision > (this.known.get(namespaceKey) ?? -1)) this.known.set(namespaceKey, snapshot.revision);
-    const entry = this.compileAndHold(snapshot, approximateHeldBytes(snapshot.document));
-    if (entry === undefined) {
-      this.counts.fetches.failed++;
-      throw invalidSnapshot(namespaceKey, snapshot.revision);
-    }
-    this.counts.fetches.loaded++;
-    return entry;
+  /** The cache as the follower sees it: held namespaces take every update, others only while there is room. */
+  private holder(): VersionHolder {
+    return {
+      peek: (key) => this.held.peek(key)?.version,
+      offer: (version) => {
+        const key = version.namespaceKey;
+        const current = this.held.peek(key);
+        if (version.revision <= (current?.version.revision ?? -1)) return false;
+        // A namespace nobody holds or waits for is taken only while it fits.
+        if (current === undefined && !this.loading.has(key) && this.held.calculatedSize + version.heldBytes > this.options.maxBytes) return false;
+        if (version.heldBytes > this.options.maxBytes) {
+          this.options.logger.warn({ namespace: key, bytes: version.heldBytes, maxBytes: this.options.maxBytes }, 'namespace larger than evaluator.max_bytes: it is held alone');
+        }
+        this.held.set(key, { version, receivedAt: this.now() });
+        return true;
+      },
+      drop: (key) => {
+        this.known.delete(key);
+        if (this.held.delete(key)) this.options.logger.debug({ namespace: key }, 'namespace dropped');
+      },
+      wants: (key) => this.held.has(key) || this.loading.has(key) || (this.held.size < this.options.maxNamespaces && this.held.calculatedSize < this.options.maxBytes),
+      announce: (key, revision) => {
+        if (revision > (this.known.get(key) ?? -1)) this.known.set(key, revision);
+      },
+      announced: (key) => this.known.get(key),
+    };
   }
 }
 

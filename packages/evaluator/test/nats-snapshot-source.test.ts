@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import test from 'ava';
 import { openSnapshotBus } from '@ensign/bus';
 import type { NamespaceSnapshot, SnapshotDocument } from '@ensign/engine';
 // The subpath keeps database drivers out of the evaluator's tests.
 import { NATS_URL, testBucket } from '@ensign/testkit/nats-bucket';
 import { pino } from 'pino';
+import { snapshotChecksum } from '@ensign/snapshots';
 import { NatsSnapshotSource } from '../src/index.js';
 
 
@@ -23,7 +23,7 @@ function snapshot(namespaceKey: string, revision: number, flagKeys: string[], en
       rollouts: [],
     })),
   } as SnapshotDocument;
-  return { namespaceKey, revision, checksum: createHash('sha256').update(JSON.stringify(document)).digest('hex'), document };
+  return { namespaceKey, revision, checksum: snapshotChecksum(document), document };
 }
 
 async function fresh(t: import('ava').ExecutionContext, maxNamespaces = 100) {
@@ -50,8 +50,8 @@ const flagsOf = (source: NatsSnapshotSource, ns: string) => source.get(ns)?.snap
 
 test('it is not ready until the bucket has been read, then holds every namespace compiled', async (t) => {
   const { bus, source } = await fresh(t);
-  await bus.publish(snapshot('default', 3, ['a']));
-  await bus.publish(snapshot('shop', 5, ['b', 'c']));
+  await bus.publishHydration(snapshot('default', 3, ['a']));
+  await bus.publishHydration(snapshot('shop', 5, ['b', 'c']));
   t.false(source.ready());
   t.is(source.get('default'), undefined);
   await source.start();
@@ -72,9 +72,9 @@ test('updates and deletes arrive after the sync; an empty bucket syncs too', asy
   const { bus, source } = await fresh(t);
   await source.start();
   await until(() => source.ready(), 'initial sync');
-  await bus.publish(snapshot('default', 1, ['a']));
+  await bus.publishHydration(snapshot('default', 1, ['a']));
   await until(() => source.get('default') !== undefined, 'the new namespace');
-  await bus.publish(snapshot('default', 2, ['a', 'b']));
+  await bus.publishHydration(snapshot('default', 2, ['a', 'b']));
   await until(() => source.get('default')?.snapshot.revision === 2, 'the update');
   t.deepEqual(flagsOf(source, 'default'), ['a', 'b']);
   await bus.remove('default', 2);
@@ -84,12 +84,12 @@ test('updates and deletes arrive after the sync; an empty bucket syncs too', asy
 
 test('a snapshot that does not compile never replaces the good one held', async (t) => {
   const { bus, source } = await fresh(t);
-  await bus.publish(snapshot('default', 1, ['a']));
+  await bus.publishHydration(snapshot('default', 1, ['a']));
   await source.start();
   await until(() => source.ready(), 'initial sync');
   // Two flags with the same key: a valid envelope carrying an invalid document.
-  await bus.publish(snapshot('default', 2, ['dup', 'dup']));
-  await bus.publish(snapshot('marker', 1, ['m']));
+  await bus.publishHydration(snapshot('default', 2, ['dup', 'dup']));
+  await bus.publishHydration(snapshot('marker', 1, ['m']));
   await until(() => source.get('marker') !== undefined, 'a later change');
   t.is(source.get('default')?.snapshot.revision, 1);
   t.deepEqual(flagsOf(source, 'default'), ['a']);
@@ -99,10 +99,10 @@ test('at most evaluator.max_namespaces namespaces are held; one not held is fetc
   const { bus, source } = await fresh(t, 2);
   await source.start();
   await until(() => source.ready(), 'initial sync');
-  await bus.publish(snapshot('one', 1, ['a']));
-  await bus.publish(snapshot('two', 1, ['a']));
+  await bus.publishHydration(snapshot('one', 1, ['a']));
+  await bus.publishHydration(snapshot('two', 1, ['a']));
   await until(() => source.get('two') !== undefined, 'two');
-  await bus.publish(snapshot('three', 4, ['c']));
+  await bus.publishHydration(snapshot('three', 4, ['c']));
   await until(() => source.fetchable('three'), 'three announced');
   t.deepEqual([...source.namespaces().keys()].sort(), ['one', 'two'], 'no room: only the revision of "three" is remembered');
   t.truthy(source.get('one'), 'used, so "two" is now the least recently used');

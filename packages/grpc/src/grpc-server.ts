@@ -5,7 +5,7 @@
  */
 import { type Metadata, Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData, status as GrpcStatus, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { ServiceDefinition } from '@grpc/proto-loader';
-import { assertScope, UNSCOPED } from '@ensign/auth';
+import { actorOf, assertScope, runAs, UNSCOPED } from '@ensign/auth';
 import { CallAuth, type CallAuthOptions } from './call-auth.js';
 import type { GrpcBinding, GrpcMethod } from './grpc-binding.js';
 import type { GrpcLogger } from './grpc-logger.js';
@@ -60,6 +60,8 @@ function authorizationOf(metadata: Metadata): string | undefined {
 async function runCall(binding: GrpcBinding, method: GrpcMethod, call: UnaryCall, auth: CallAuth): Promise<unknown> {
   const caller = await auth.callerOf(binding.surface, authorizationOf(call.metadata));
   if (caller?.namespace !== undefined) assertScope(caller, method.scope?.(call.request) ?? UNSCOPED);
+  // Writes record who made them, as over HTTP.
+  if (caller !== undefined) return runAs(actorOf(caller), () => method.handler(call.request, caller));
   return method.handler(call.request, caller);
 }
 

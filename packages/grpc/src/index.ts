@@ -17,5 +17,3 @@ export { fliptBinding } from './services/flipt.service.js';
 export type { FliptBindingDeps } from './services/flipt.service.js';
 export { evaluationBindings } from './services/evaluation.service.js';
 export type { EvaluationBindingDeps } from './services/evaluation.service.js';
-export { settlingWrites } from './settle-writes.js';
-export type { SettleOptions } from './settle-writes.js';

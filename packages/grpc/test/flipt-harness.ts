@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller, Credential } from '@ensign/auth';
-import { CommitRelay, createApp, SnapshotPublisher } from '@ensign/control-plane';
+import { createApp, SnapshotPipeline } from '@ensign/control-plane';
 import { InProcessSnapshotSource, type SnapshotSource } from '@ensign/evaluator';
 import { openStore, type SqlStore } from '@ensign/store';
 import { type Client, credentials, makeGenericClientConstructor, Metadata, type ServiceError } from '@grpc/grpc-js';
@@ -60,19 +60,16 @@ const scopedAuthenticator = {
 
 export async function startFlipt(options: FliptHarnessOptions = {}): Promise<FliptHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'ensign-grpc-'));
-  const relay = new CommitRelay();
-  const store = await openStore({ url: `file:${join(dir, 'x.db')}`, onCommit: relay.onCommit });
+  const store = await openStore({ url: `file:${join(dir, 'x.db')}` });
   await store.migrate();
 
-  let publisher: SnapshotPublisher | undefined;
   let source: SnapshotSource | undefined;
   if (options.evaluation === true) {
-    const published = new InProcessSnapshotSource();
-    publisher = new SnapshotPublisher({ store, sink: published, hash: 'crc32', logger: silent });
-    relay.attach(publisher.notify);
-    await publisher.loadAll();
-    published.markReady();
-    source = options.wrapSource?.(published) ?? published;
+    const held = new InProcessSnapshotSource();
+    const pipeline = new SnapshotPipeline({ store, holder: held, compile: { hash: 'crc32' }, logger: silent });
+    store.onCommit(pipeline.onCommit);
+    await pipeline.loadAll();
+    source = options.wrapSource?.(held) ?? held;
   }
 
   const grpc: RunningGrpcServer = await startGrpcServer({
@@ -122,13 +119,12 @@ export async function startFlipt(options: FliptHarnessOptions = {}): Promise<Fli
       return { status: res.status, json: text === '' ? undefined : JSON.parse(text) };
     },
     async published() {
-      await publisher?.settled();
+      // Writes answer once their namespace's version is held: nothing is left to wait for.
     },
     async close() {
       client.close();
       await grpc.shutdown(1000);
       await new Promise<void>((resolve) => http.close(() => resolve()));
-      await publisher?.settled();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -1,4 +1,5 @@
 import { AppError, Code, invalid, notFound } from '@ensign/core';
+import { isDbUnavailable } from './db-unavailable.js';
 import type { Dialect } from './types.js';
 
 /** The AppErrors a caller wants for the constraint violations its statement can cause. */
@@ -70,12 +71,17 @@ export function isRetryableDbError(dialect: Dialect, err: unknown): boolean {
 
 /**
  * Turns a driver error into the AppError Flipt reports for it (duplicates are 400, dangling
- * references 404); anything it does not recognise is returned unchanged.
+ * references 404, a database that cannot be reached 503 with the driver's error as `cause`);
+ * anything it does not recognise is returned unchanged.
  */
 export function adaptDbError(dialect: Dialect, err: unknown, hints: DbErrorHints = {}): unknown {
   if (err instanceof AppError || typeof err !== 'object' || err === null) return err;
   // objection wraps driver errors in its own classes and keeps the driver's as `nativeError`.
-  switch (kindOf(dialect, driverErrorOf(err))) {
+  const driverError = driverErrorOf(err);
+  if (isDbUnavailable(dialect, driverError)) {
+    return new AppError(Code.Unavailable, 'database unavailable', { cause: driverError });
+  }
+  switch (kindOf(dialect, driverError)) {
     case 'unique':
       return hints.notUnique?.() ?? invalid('not unique');
     case 'foreignKey':

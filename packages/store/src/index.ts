@@ -22,5 +22,5 @@ export type {
   NewAuthentication,
   StoredAuthentication,
 } from './authentication.types.js';
-export type { Dialect, NamespaceChange, StoreOptions } from './types.js';
+export type { CommitListener, CommittedChange, Dialect, FlagsState, SnapshotEffect, StoreOptions } from './types.js';
 export type { NamespaceRevision, NamespaceState, NamespaceStateRollout, NamespaceStateRule } from './types.js';

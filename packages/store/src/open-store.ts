@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
-import { unavailable } from '@ensign/core';
+import { notFound, unavailable } from '@ensign/core';
+import { CommitListeners, DEFAULT_COMMIT_WAIT_MS } from './commit-listeners.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { knexConfig } from './knex-config.js';
 import { listNamespaceRevisions, readNamespaceState } from './loaders/namespace-state.loader.js';
@@ -18,8 +19,7 @@ import { KnexRuleRepository } from './repositories/knex-rule.repository.js';
 import { KnexSegmentRepository } from './repositories/knex-segment.repository.js';
 import { KnexVariantRepository } from './repositories/knex-variant.repository.js';
 import { Transactor } from './transactor.js';
-import { notFound } from '@ensign/core';
-import type { Dialect, NamespaceRevision, NamespaceState, StoreOptions } from './types.js';
+import type { CommitListener, Dialect, NamespaceRevision, NamespaceState, StoreOptions } from './types.js';
 
 /** The management store on one SQL database: every repository plus schema and health upkeep. */
 export interface SqlStore {
@@ -49,6 +49,11 @@ export interface SqlStore {
   readNamespaceState(namespaceKey: string): Promise<NamespaceState | undefined>;
   /** Every namespace with its current revision (start-up loading, reconciliation). */
   listNamespaceRevisions(): Promise<NamespaceRevision[]>;
+  /**
+   * Hears of every committed write with its change record and snapshot effect; the write answers
+   * once its listeners settle (at most `commitWaitMs`). Returns the unsubscribe.
+   */
+  onCommit(listener: CommitListener): () => void;
   close(): Promise<void>;
 }
 
@@ -66,7 +71,9 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     await knex.destroy();
     throw err;
   }
-  const tx = new Transactor(knex, parsed.dialect, options.now ?? (() => new Date()), options.onCommit);
+  const listeners = new CommitListeners(options.commitWaitMs ?? DEFAULT_COMMIT_WAIT_MS);
+  const actorOf = options.actor ?? (() => undefined);
+  const tx = new Transactor(knex, parsed.dialect, options.now ?? (() => new Date()), actorOf, listeners);
 
   return {
     dialect: parsed.dialect,
@@ -95,6 +102,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     },
     readNamespaceState: (namespaceKey) => tx.readConsistent((trx) => readNamespaceState(trx, namespaceKey)),
     listNamespaceRevisions: () => tx.read((db) => listNamespaceRevisions(db)),
+    onCommit: (listener) => listeners.add(listener),
     close: () => knex.destroy(),
   };
 }

@@ -1,5 +1,9 @@
 import type { Knex } from 'knex';
-import { invalidField, notFound, type OrderItems } from '@ensign/core';
+import { invalidField, notFound, type OrderItems, type Rollout, type Rule } from '@ensign/core';
+import { deleted, reordered } from './change-draft.js';
+import { flagPartSubject, rankOrderSubject } from './change-subjects.js';
+import { loadRollout } from './loaders/rollout.loader.js';
+import { loadRule } from './loaders/rule.loader.js';
 import { FlagModel } from './models/flag.model.js';
 import { nsOf } from './sql-util.js';
 import type { Transactor } from './transactor.js';
@@ -9,8 +13,10 @@ export interface RankedTable {
   table: 'rules' | 'rollouts';
   /** The request field that lists ids when ordering (`ruleIds` / `rolloutIds`). */
   idsField: 'ruleIds' | 'rolloutIds';
-  /** The singular noun in messages (`rule` / `rollout`). */
+  /** The singular noun in messages and change records (`rule` / `rollout`). */
   noun: 'rule' | 'rollout';
+  /** One of them as the API's get reports it, or undefined. */
+  load(db: Knex, namespaceKey: string, flagKey: string, id: string): Promise<Rule | Rollout | undefined>;
 }
 
 /** Rank order, with creation and id breaking ties the same way on every engine. */
@@ -31,7 +37,7 @@ export async function idsByRank(db: Knex, t: RankedTable, namespaceKey: string, 
 
 /**
  * Assigns ranks 1..n in the order of `ids`, which must name each of the flag's rules (rollouts)
- * exactly once: a partial or padded list would leave two at one rank.
+ * exactly once: a partial or padded list would leave two at one rank. Returns the previous order.
  */
 export async function orderRanks(
   trx: Knex.Transaction,
@@ -40,13 +46,14 @@ export async function orderRanks(
   flagKey: string,
   ids: readonly string[],
   at: string,
-): Promise<void> {
+): Promise<string[]> {
   const current = await idsByRank(trx, t, namespaceKey, flagKey);
   const wanted = new Set(ids);
   if (wanted.size !== ids.length || ids.length !== current.length || current.some((id) => !wanted.has(id))) {
     throw invalidField(t.idsField, `must contain each ${t.noun} of flag "${namespaceKey}/${flagKey}" exactly once`);
   }
   await setRanks(trx, t, ids, at);
+  return current;
 }
 
 /** Re-numbers a flag's remaining rules (rollouts) 1..n by their current rank. */
@@ -62,7 +69,7 @@ export async function renumber(
   }
 }
 
-/** The order operation of rules (rollouts): the flag must exist; see `orderRanks`. */
+/** The order operation of rules (rollouts), one `reordered` change on the flag: the flag must exist; see `orderRanks`. */
 export function orderOnFlag(tx: Transactor, t: RankedTable, req: OrderItems): Promise<void> {
   const ns = nsOf(req.namespaceKey);
   const flagNotFound = () => notFound(`flag "${ns}/${req.flagKey}" not found`);
@@ -70,7 +77,8 @@ export function orderOnFlag(tx: Transactor, t: RankedTable, req: OrderItems): Pr
     ns,
     async (trx, at) => {
       if ((await FlagModel.query(trx).findById([ns, req.flagKey])) === undefined) throw flagNotFound();
-      await orderRanks(trx, t, ns, req.flagKey, req.ids, at);
+      const before = await orderRanks(trx, t, ns, req.flagKey, req.ids, at);
+      return reordered(rankOrderSubject(t.noun, req.flagKey), before, [...req.ids]);
     },
     { ifNamespaceMissing: flagNotFound },
   );
@@ -83,10 +91,11 @@ export function orderOnFlag(tx: Transactor, t: RankedTable, req: OrderItems): Pr
 export function deleteRanked(tx: Transactor, t: RankedTable, namespaceKey: string, flagKey: string, id: string): Promise<void> {
   const ns = nsOf(namespaceKey);
   return tx.remove(ns, async (trx, at) => {
-    const deleted = await trx(t.table).where({ id, namespace_key: ns, flag_key: flagKey }).delete();
-    if (deleted === 0) return false;
+    const before = await t.load(trx, ns, flagKey, id);
+    if (before === undefined) return undefined;
+    await trx(t.table).where({ id, namespace_key: ns, flag_key: flagKey }).delete();
     await renumber(trx, t, ns, flagKey, at);
-    return true;
+    return deleted(flagPartSubject(t.noun, flagKey, id), before);
   });
 }
 
@@ -94,5 +103,5 @@ async function setRanks(trx: Knex.Transaction, t: RankedTable, ids: readonly str
   for (const [i, id] of ids.entries()) await trx(t.table).where({ id }).update({ rank: i + 1, updated_at: at });
 }
 
-export const RULES: RankedTable = { table: 'rules', idsField: 'ruleIds', noun: 'rule' };
-export const ROLLOUTS: RankedTable = { table: 'rollouts', idsField: 'rolloutIds', noun: 'rollout' };
+export const RULES: RankedTable = { table: 'rules', idsField: 'ruleIds', noun: 'rule', load: loadRule };
+export const ROLLOUTS: RankedTable = { table: 'rollouts', idsField: 'rolloutIds', noun: 'rollout', load: loadRollout };

@@ -1,13 +1,16 @@
 import type { Knex } from 'knex';
-import type { AppError } from '@ensign/core';
+import type { Actor, AppError } from '@ensign/core';
 import { adaptDbError, isRetryableDbError } from './adapt-db-error.js';
 import type { DbErrorHints } from './adapt-db-error.js';
-import type { Dialect, NamespaceChange } from './types.js';
+import { toRecord, type ChangeDraft, type Outcome } from './change-draft.js';
+import type { CommitListeners } from './commit-listeners.js';
+import { readEffect } from './snapshot-effect.js';
+import type { CommittedChange, Dialect } from './types.js';
 
-/** What a transaction produced and the change to announce once it has committed. */
-export interface Committed<T> {
-  value: T;
-  change: NamespaceChange;
+/** A write's outcome and the namespace revision it committed at. */
+export interface Written<T> extends Outcome<T> {
+  namespaceKey: string;
+  revision: number;
 }
 
 /** How often a transaction aborted by a deadlock or serialization failure is run again. */
@@ -27,14 +30,16 @@ class NothingChanged extends Error {}
 
 /**
  * Runs reads and writes against one database. Every write is one transaction that bumps its
- * namespace's revision, translates driver errors at the edge and calls `onCommit` after commit.
+ * namespace's revision and reads its change and snapshot effect before committing; driver errors
+ * are translated at the edge, and the write answers once its commit listeners have heard of it.
  */
 export class Transactor {
   constructor(
     readonly knex: Knex,
     readonly dialect: Dialect,
     private readonly clock: () => Date,
-    private readonly onCommit: ((change: NamespaceChange) => void) | undefined,
+    private readonly actorOf: () => Actor | undefined,
+    private readonly listeners: CommitListeners,
   ) {}
 
   /** The current time as stored: UTC ISO-8601, so it orders and round-trips alike on every engine. */
@@ -77,28 +82,28 @@ export class Transactor {
    */
   async write<T>(
     namespaceKey: string,
-    work: (trx: Knex.Transaction, at: string) => Promise<T>,
+    work: (trx: Knex.Transaction, at: string) => Promise<Outcome<T>>,
     options: { ifNamespaceMissing: () => AppError; hints?: DbErrorHints },
   ): Promise<T> {
     return this.transact(async (trx, at) => {
       const revision = await bumpRevision(trx, namespaceKey, at);
       if (revision === undefined) throw options.ifNamespaceMissing();
-      const value = await work(trx, at);
-      return { value, change: { namespaceKey, revision, deleted: false } };
+      return { ...(await work(trx, at)), namespaceKey, revision };
     }, options.hints);
   }
 
-  /** A delete that succeeds silently, committing nothing, when `work` finds nothing to delete. */
+  /** A delete that succeeds silently, committing nothing, when `work` finds nothing to delete (returns undefined). */
   async remove(
     namespaceKey: string,
-    work: (trx: Knex.Transaction, at: string) => Promise<boolean>,
+    work: (trx: Knex.Transaction, at: string) => Promise<ChangeDraft | undefined>,
     hints?: DbErrorHints,
   ): Promise<void> {
     try {
       await this.transact(async (trx, at) => {
         const revision = await bumpRevision(trx, namespaceKey, at);
-        if (revision === undefined || !(await work(trx, at))) throw new NothingChanged();
-        return { value: undefined, change: { namespaceKey, revision, deleted: false } };
+        const change = revision === undefined ? undefined : await work(trx, at);
+        if (revision === undefined || change === undefined) throw new NothingChanged();
+        return { value: undefined, change, namespaceKey, revision };
       }, hints);
     } catch (err) {
       if (err instanceof NothingChanged) return;
@@ -107,19 +112,23 @@ export class Transactor {
   }
 
   /**
-   * One transaction; `onCommit` hears of its change only once it has committed. A transaction
-   * the database aborted because another raced it (MySQL deadlocks, PostgreSQL/CockroachDB
+   * One transaction, which also reads the write's snapshot effect so it is exactly the state at
+   * the committed revision; listeners hear of it only once it has committed. A transaction the
+   * database aborted because another raced it (MySQL deadlocks, PostgreSQL/CockroachDB
    * serialization failures) rolled back whole, so it is run again a few times before failing.
    */
-  async transact<T>(
-    work: (trx: Knex.Transaction, at: string) => Promise<Committed<T>>,
-    hints?: DbErrorHints,
-  ): Promise<T> {
+  async transact<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints?: DbErrorHints): Promise<T> {
     const at = this.now();
-    let committed: Committed<T>;
+    const actor = this.actorOf();
+    let committed: { value: T; change: CommittedChange };
     for (let attempt = 1; ; attempt++) {
       try {
-        committed = await this.knex.transaction((trx) => work(trx, at));
+        committed = await this.knex.transaction(async (trx) => {
+          const written = await work(trx, at);
+          const effect = await readEffect(trx, written.namespaceKey, written.change.touched);
+          const record = toRecord(written.change, written.namespaceKey, written.revision, at, actor);
+          return { value: written.value, change: { record, effect } };
+        });
         break;
       } catch (err) {
         if (attempt < MAX_ATTEMPTS && isRetryableDbError(this.dialect, err)) {
@@ -129,16 +138,8 @@ export class Transactor {
         throw adaptDbError(this.dialect, err, hints);
       }
     }
-    this.notify(committed.change);
+    await this.listeners.announce(committed.change);
     return committed.value;
-  }
-
-  private notify(change: NamespaceChange): void {
-    try {
-      this.onCommit?.(change);
-    } catch {
-      // A listener's failure must not turn a committed write into an error.
-    }
   }
 }
 

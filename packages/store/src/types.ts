@@ -1,16 +1,40 @@
-import type { Flag, Namespace, Rollout, Rule, Segment } from '@ensign/core';
+import type { Actor, ChangeRecord, Flag, Namespace, Rollout, Rule, Segment } from '@ensign/core';
 
 /** The SQL engines the store speaks to. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'cockroach';
 
-/** What a committed write did to a namespace; snapshot publishers key on it. */
-export interface NamespaceChange {
-  namespaceKey: string;
-  /** The namespace's revision after the write. */
-  revision: number;
-  /** True when the write deleted the namespace itself. */
-  deleted: boolean;
+/** The flags a write touched, read inside its transaction at the revision it committed. */
+export interface FlagsState {
+  /** The touched flags that still exist, each with its variants (by creation) and `defaultVariant`. */
+  flags: Flag[];
+  /** Every rule of those flags, by flag key then rank; distributions by creation. */
+  rules: NamespaceStateRule[];
+  /** Every rollout of those flags, by flag key then rank. */
+  rollouts: NamespaceStateRollout[];
+  /** The segments those rules and rollouts reference, each with its constraints (by creation). */
+  segments: Segment[];
 }
+
+/** What a committed write means for its namespace's evaluation snapshot. */
+export type SnapshotEffect =
+  /** Flags changed: `state` holds the touched flags that exist, `removed` the keys of touched flags that no longer do. */
+  | { kind: 'flags'; state: FlagsState; removed: string[] }
+  | { kind: 'namespace-created' }
+  | { kind: 'namespace-deleted' }
+  /** Nothing evaluation sees changed (a namespace's name, a segment no flag uses); the revision still moves. */
+  | { kind: 'none' };
+
+/** One committed write: its change record and what it does to the snapshot, both at `record.revision`. */
+export interface CommittedChange {
+  record: ChangeRecord;
+  effect: SnapshotEffect;
+}
+
+/**
+ * Hears of each committed write, after commit. The write answers once every listener's promise has
+ * settled (bounded by `StoreOptions.commitWaitMs`); a listener's failure never fails the write.
+ */
+export type CommitListener = (change: CommittedChange) => void | Promise<void>;
 
 /** How to open a store; the CLI maps its `db.*` configuration onto this. */
 export interface StoreOptions {
@@ -27,8 +51,10 @@ export interface StoreOptions {
   connMaxLifetimeMs?: number;
   /** Clock for createdAt/updatedAt; tests pass a fake one. */
   now?: () => Date;
-  /** Called after every committed write, outside the transaction; its exceptions are ignored. */
-  onCommit?: (change: NamespaceChange) => void;
+  /** Who is writing: read once per write, from the request being served (absent when unauthenticated). */
+  actor?: () => Actor | undefined;
+  /** How long a write waits for its commit listeners before answering anyway; 5,000 ms when not set. */
+  commitWaitMs?: number;
   /**
    * The better-sqlite3 addon (its loaded exports) to use instead of the one in `node_modules`: a
    * single-file executable carries its own.

@@ -2,11 +2,11 @@ import test from 'ava';
 import knexFactory from 'knex';
 import { Code } from '@ensign/core';
 import { openStore, parseDatabaseUrl } from '@ensign/store';
-import type { NamespaceChange, SqlStore } from '@ensign/store';
+import type { CommittedChange, SqlStore } from '@ensign/store';
 import { createTestDatabase, TEST_DIALECTS } from '@ensign/testkit';
 import type { TestDatabase } from '@ensign/testkit';
 import { createFlag, createSegment, flagWithVariants, ruleRequest, segmentRollout, thresholdRollout } from './helpers/fixtures.js';
-import { changesOf, rejects, steppingClock, useStore } from './helpers/store-harness.js';
+import { changesOf, lastChange, recordsOf, rejects, steppingClock, useStore } from './helpers/store-harness.js';
 
 for (const dialect of TEST_DIALECTS) {
   const h = useStore(dialect);
@@ -15,14 +15,16 @@ for (const dialect of TEST_DIALECTS) {
     const { store } = h();
     const ns = await h().namespace();
     t.is(await store.revision(ns), 1);
-    t.deepEqual(changesOf(h(), ns), [{ namespaceKey: ns, revision: 1, deleted: false }]);
+    t.deepEqual(changesOf(h(), ns).map((c) => [c.record.revision, c.record.resource, c.record.action, c.effect.kind]), [
+      [1, 'namespace', 'created', 'namespace-created'],
+    ]);
 
     let expected = 1;
     const step = async (what: string, write: () => Promise<unknown>) => {
       await write();
       expected += 1;
       t.is(await store.revision(ns), expected, what);
-      t.deepEqual(changesOf(h(), ns).at(-1), { namespaceKey: ns, revision: expected, deleted: false }, what);
+      t.like(lastChange(h(), ns).record, { namespaceKey: ns, revision: expected }, what);
     };
     const flagUpdate = { namespaceKey: ns, key: 'f', name: 'f', description: '', enabled: true, metadata: undefined };
     const variant = { namespaceKey: ns, flagKey: 'f', key: 'a', name: '', description: '', attachment: '' };
@@ -61,10 +63,10 @@ for (const dialect of TEST_DIALECTS) {
     await step('segment delete', () => store.segments.delete(ns, 's'));
 
     // Changes arrive in commit order, one per write, without gaps.
-    t.deepEqual(changesOf(h(), ns).map((ch) => ch.revision), Array.from({ length: expected }, (_, i) => i + 1));
+    t.deepEqual(recordsOf(h(), ns).map((r) => r.revision), Array.from({ length: expected }, (_, i) => i + 1));
 
     await store.namespaces.delete(ns, true);
-    t.deepEqual(changesOf(h(), ns).at(-1), { namespaceKey: ns, revision: expected + 1, deleted: true });
+    t.like(lastChange(h(), ns), { record: { revision: expected + 1, resource: 'namespace', action: 'deleted' }, effect: { kind: 'namespace-deleted' } });
     await rejects(t, store.revision(ns), Code.NotFound, `namespace "${ns}" not found`);
   });
 
@@ -102,32 +104,30 @@ for (const dialect of TEST_DIALECTS) {
     t.like((rejected[0] as PromiseRejectedResult).reason, { code: Code.InvalidArgument, message: `flag "${ns}/c0" is not unique` });
     t.is(await store.revision(ns), 1 + keys.length);
     t.deepEqual(
-      changesOf(h(), ns).map((c) => c.revision).sort((a, b) => a - b),
+      recordsOf(h(), ns).map((r) => r.revision).sort((a, b) => a - b),
       Array.from({ length: 1 + keys.length }, (_, i) => i + 1),
     );
     t.is((await store.flags.list(ns, { limit: 0, offset: 0 })).totalCount, keys.length);
   });
 
-  test(`${dialect}: onCommit runs after the commit, and its failure does not fail the write`, async (t) => {
+  test(`${dialect}: listeners run after the commit, and their failure does not fail the write`, async (t) => {
     const db = await createTestDatabase(dialect);
-    const seen: Array<{ change: NamespaceChange; stored: Promise<number> }> = [];
+    const seen: Array<{ change: CommittedChange; stored: number }> = [];
     let store: SqlStore | undefined;
     try {
-      store = await openStore({
-        url: db.url,
-        now: steppingClock(),
-        onCommit: (change) => {
-          // A read through the pool sees the write only once it has committed.
-          if (store !== undefined) seen.push({ change, stored: store.revision(change.namespaceKey) });
-          throw new Error('listener failure');
-        },
+      const opened = await openStore({ url: db.url, now: steppingClock() });
+      store = opened;
+      opened.onCommit(async (change) => {
+        // A read through the pool sees the write only once it has committed.
+        seen.push({ change, stored: await opened.revision(change.record.namespaceKey) });
+        throw new Error('listener failure');
       });
       await store.migrate();
       const flag = await createFlag(store, 'default', 'f');
       t.is(flag.key, 'f');
       t.is(seen.length, 1);
-      t.deepEqual(seen[0]?.change, { namespaceKey: 'default', revision: 2, deleted: false });
-      t.is(await seen[0]?.stored, 2);
+      t.like(seen[0]?.change.record, { namespaceKey: 'default', revision: 2, resource: 'flag', key: 'f', action: 'created' });
+      t.is(seen[0]?.stored, 2);
     } finally {
       await store?.close();
       await db.drop();
@@ -136,8 +136,11 @@ for (const dialect of TEST_DIALECTS) {
 
   test(`${dialect}: a write that fails half-way leaves nothing behind`, async (t) => {
     const db: TestDatabase = await createTestDatabase(dialect);
-    const changes: NamespaceChange[] = [];
-    const store = await openStore({ url: db.url, onCommit: (c) => changes.push(c) });
+    const changes: CommittedChange[] = [];
+    const store = await openStore({ url: db.url });
+    store.onCommit((c) => {
+      changes.push(c);
+    });
     const { client, connection } = parseDatabaseUrl(db.url);
     const raw = knexFactory({ client, connection, useNullAsDefault: true });
     try {

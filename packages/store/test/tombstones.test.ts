@@ -1,7 +1,7 @@
 import test from 'ava';
 import { TEST_DIALECTS } from '@ensign/testkit';
 import { createFlag } from './helpers/fixtures.js';
-import { changesOf, useStore } from './helpers/store-harness.js';
+import { changesOf, lastChange, useStore } from './helpers/store-harness.js';
 
 for (const dialect of TEST_DIALECTS) {
   const h = useStore(dialect);
@@ -12,10 +12,10 @@ for (const dialect of TEST_DIALECTS) {
     await createFlag(store, ns, 'f');
     await createFlag(store, ns, 'g');
     await store.namespaces.delete(ns, true);
-    t.deepEqual(changesOf(h(), ns).at(-1), { namespaceKey: ns, revision: 4, deleted: true });
+    t.like(lastChange(h(), ns), { record: { namespaceKey: ns, revision: 4, action: 'deleted' }, effect: { kind: 'namespace-deleted' } });
 
     await store.namespaces.create({ key: ns, name: 'again', description: '' });
-    t.deepEqual(changesOf(h(), ns).at(-1), { namespaceKey: ns, revision: 5, deleted: false });
+    t.like(lastChange(h(), ns), { record: { namespaceKey: ns, revision: 5, action: 'created' }, effect: { kind: 'namespace-created' } });
     t.is(await store.revision(ns), 5);
     t.is((await store.readNamespaceState(ns))?.revision, 5);
     t.deepEqual((await store.listNamespaceRevisions()).find((n) => n.key === ns), { key: ns, revision: 5 });
@@ -27,8 +27,17 @@ for (const dialect of TEST_DIALECTS) {
     await store.namespaces.delete(ns, true);
     await store.namespaces.create({ key: ns, name: 'third', description: '' });
     t.deepEqual(
-      changesOf(h(), ns).map((c) => [c.revision, c.deleted]),
-      [[1, false], [2, false], [3, false], [4, true], [5, false], [6, false], [7, true], [8, false]],
+      changesOf(h(), ns).map((c) => [c.record.revision, c.effect.kind]),
+      [
+        [1, 'namespace-created'],
+        [2, 'flags'],
+        [3, 'flags'],
+        [4, 'namespace-deleted'],
+        [5, 'namespace-created'],
+        [6, 'flags'],
+        [7, 'namespace-deleted'],
+        [8, 'namespace-created'],
+      ],
     );
   });
 
@@ -39,7 +48,7 @@ for (const dialect of TEST_DIALECTS) {
     await store.namespaces.delete(gone, true);
     const fresh = await h().namespace();
     t.is(await store.revision(fresh), 1);
-    t.deepEqual(changesOf(h(), fresh), [{ namespaceKey: fresh, revision: 1, deleted: false }]);
+    t.deepEqual(changesOf(h(), fresh).map((c) => [c.record.revision, c.effect.kind]), [[1, 'namespace-created']]);
   });
 
   test(`${dialect}: creating a key that exists fails and changes no revision; the next delete and create carry on`, async (t) => {
@@ -64,7 +73,7 @@ for (const dialect of TEST_DIALECTS) {
       ]);
       // Put the namespace back if the round ended with it deleted.
       await store.namespaces.create({ key: ns, name: 'back', description: '' }).catch(() => undefined);
-      const revisions = changesOf(h(), ns).map((c) => c.revision);
+      const revisions = changesOf(h(), ns).map((c) => c.record.revision);
       t.is(new Set(revisions).size, revisions.length, `round ${round}: ${revisions.join(',')}`);
       t.is(await store.revision(ns), Math.max(...revisions), `round ${round}`);
     }

@@ -8,3 +8,5 @@ export type { TestDatabase, TestDialect } from './databases.js';
 export { TcpProxy } from './tcp-proxy.js';
 export { NATS_URL, testBucket } from './nats-bucket.js';
 export type { TestBucket } from './nats-bucket.js';
+export { randomEdits, seeded } from './random-edits.js';
+export type { RandomEditsResult } from './random-edits.js';

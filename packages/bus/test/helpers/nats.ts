@@ -13,6 +13,15 @@ export function openTestBus(names: BusNames, options: Partial<SnapshotBusOptions
   return openSnapshotBus({ url: NATS_URL, bucket: names.bucket, objectStore: names.objectStore, ...options });
 }
 
+/**
+ * Resolves once every bus has connected and opened its bucket. A test awaits it before building a
+ * large document: nats.js leaks the socket of a connection attempt that outlives its 2 s timeout,
+ * which a long synchronous build can cause, and the leaked socket keeps the test process alive.
+ */
+export async function connected(...buses: SnapshotBus[]): Promise<void> {
+  await Promise.all(buses.map((bus) => bus.revisions()));
+}
+
 /** Deletes the streams behind a test file's bucket and object store. */
 export const destroyNames = (names: BusNames): Promise<void> => names.drop();
 

@@ -1,10 +1,10 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { NamespaceSnapshot, SnapshotDocument, SnapshotFlag } from '@ensign/engine';
+import type { SnapshotDelta } from '@ensign/snapshots';
 
-/** A snapshot of `document` at `revision`, with the checksum the control plane computes. */
+/** A snapshot of `document` at `revision`; its checksum is opaque to the bus, so any value does. */
 export function snapshotOf(document: SnapshotDocument, revision: number): NamespaceSnapshot {
-  const checksum = createHash('sha256').update(JSON.stringify(document)).digest('hex');
-  return { namespaceKey: document.namespace.key, revision, checksum, document };
+  return { namespaceKey: document.namespace.key, revision, checksum: randomBytes(32).toString('hex'), document };
 }
 
 function flag(key: string, noise: number): SnapshotFlag {
@@ -49,5 +49,17 @@ export function documentOf(namespaceKey: string, flags = 3, noise = 16): Snapsho
   return {
     namespace: { key: namespaceKey },
     flags: Array.from({ length: flags }, (_, i) => flag(`flag-${i}`, noise)),
+  };
+}
+
+/** A delta of `namespaceKey` from `baseRevision` to `revision` that upserts `flags` fresh flags and removes `removed`. */
+export function deltaOf(namespaceKey: string, baseRevision: number, revision: number, flags = 2, removed: string[] = []): SnapshotDelta {
+  return {
+    namespaceKey,
+    baseRevision,
+    revision,
+    checksum: randomBytes(32).toString('hex'),
+    flags: Array.from({ length: flags }, (_, i) => flag(`changed-${revision}-${i}`, 16)),
+    removed,
   };
 }

@@ -1,9 +1,10 @@
 /** `ensign server`: migrate, load every namespace, serve the API and evaluation, shut down gracefully on a signal. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type DigestBus, KvSnapshotSink, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { BucketFollower, CommitRelay, CompositeSnapshotSink, createApp, createMetricsRegistry, type OpenedReadCache, SnapshotPublisher, SnapshotReconciler, type SnapshotSink, withReadCache } from '@ensign/control-plane';
+import { currentActor } from '@ensign/auth';
+import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
+import { createApp, createMetricsRegistry, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
 import { createEvaluationHandler, InProcessSnapshotSource } from '@ensign/evaluator';
-import { authBindings, evaluationBindings, fliptBinding, type RunningGrpcServer, settlingWrites } from '@ensign/grpc';
+import { authBindings, evaluationBindings, fliptBinding, type RunningGrpcServer } from '@ensign/grpc';
 import type { SqlStore } from '@ensign/store';
 import type { Logger } from 'pino';
 import { createServerAuthentication, type ServerAuthentication } from '../authentication.js';
@@ -34,21 +35,19 @@ function composeHandlers(
 /** Runs the server until `stopSignal` resolves (with the signal's name); resolves the exit code. */
 export async function serverCommand(config: EnsignConfig, logger: Logger, stopSignal: Promise<string>, embedded: EmbeddedResources = {}): Promise<number> {
   let store: SqlStore | undefined;
-  let publisher: SnapshotPublisher | undefined;
+  let pipeline: SnapshotPipeline | undefined;
   let bus: SnapshotBus | undefined;
-  let kvSink: KvSnapshotSink | undefined;
   let reconciler: SnapshotReconciler | undefined;
-  let follower: BucketFollower | undefined;
   let readCache: OpenedReadCache | undefined;
   let digestBus: DigestBus | undefined;
   let authentication: ServerAuthentication | undefined;
   let server: RunningServer;
   let grpc: RunningGrpcServer | undefined;
-  /** Stops publishing to NATS: the reconcile loop, then what is queued (bounded), then the connection. */
+  /** Stops publishing to NATS: the reconcile loop, the follower, then what is queued (bounded), then the connection. */
   const closeBus = async (): Promise<void> => {
     await reconciler?.stop();
-    await follower?.stop();
-    if (kvSink !== undefined && !(await within(kvSink.settled(), BUS_DRAIN_MS))) logger.warn('snapshots still unpublished at shutdown; the next reconcile publishes them');
+    await pipeline?.stop();
+    if (pipeline !== undefined && bus !== undefined && !(await within(pipeline.settled(), BUS_DRAIN_MS))) logger.warn('snapshots still unpublished at shutdown; the next reconcile publishes them');
     await bus?.close();
   };
   /** Stops the authentication jobs and the digest set's NATS connection. */
@@ -59,37 +58,43 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   try {
     // An unreadable certificate or key fails the start, before the database is touched.
     const tls = configuredTls(config.server);
-    // Every committed write recompiles its namespace; the publisher can only exist once the store does.
-    const relay = new CommitRelay();
-    store = await openConfiguredStore(config, { onCommit: relay.onCommit, embedded });
+    store = await openConfiguredStore(config, { actor: currentActor, embedded });
     const applied = await store.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
     else logger.info('database schema is up to date');
     const metrics = createMetricsRegistry();
     // Management reads come from the cache; each committed write invalidates what it changed, here and on the other control planes.
     readCache = openConfiguredReadCache(config, logger, metrics);
-    if (readCache !== undefined) relay.attach(readCache.invalidator.notify);
+    if (readCache !== undefined) store.onCommit(readCache.invalidator.notify);
 
+    // Every committed write updates its namespace's version here (and, scaled out, goes to the NATS bucket as a delta).
     const source = new InProcessSnapshotSource();
-    // Scaled out, every snapshot also goes to the NATS bucket; publishing there never blocks a write.
     bus = openConfiguredBus(config, logger, 'ensign-server');
-    let sink: SnapshotSink = source;
-    if (bus !== undefined) {
-      kvSink = new KvSnapshotSink(bus, logger);
-      sink = new CompositeSnapshotSink([source, kvSink], logger);
-    }
-    publisher = new SnapshotPublisher({ store, sink, hash: config.evaluation.hash, logger });
-    relay.attach(publisher.notify);
-    await publisher.loadAll();
-    source.markReady();
+    const compile = { hash: config.evaluation.hash };
+    pipeline = new SnapshotPipeline({ store, holder: source, compile, logger, compactAfterMs: config.nats.compact_interval, ...(bus === undefined ? {} : { bus }) });
+    store.onCommit(pipeline.onCommit);
+    await pipeline.loadAll();
     logger.info({ hash: config.evaluation.hash }, 'evaluation snapshots loaded');
-    if (bus !== undefined) {
-      reconciler = new SnapshotReconciler({ store, bus, hash: config.evaluation.hash, intervalMs: config.nats.reconcile_interval, logger });
+    if (bus !== undefined && pipeline.publisher !== undefined) {
+      const running = pipeline;
+      const connection = registerPublishMetrics(metrics, running.publisher as NonNullable<SnapshotPipeline['publisher']>);
+      reconciler = new SnapshotReconciler({ store, bus, republish: (key, revision) => running.republish(key, revision), intervalMs: config.nats.reconcile_interval, logger });
+      const healing = reconciler;
+      // Back from an outage: what was published while it lasted is caught up at once, not at the next interval.
+      let wasDown = false;
+      bus.onStatus((status) => {
+        connection.connected(status === 'connected');
+        if (status !== 'connected') wasDown = true;
+        else if (wasDown) {
+          wasDown = false;
+          connection.reconnected();
+          healing.soon();
+        }
+      });
       reconciler.start();
       // Writes through other control planes on the same database reach this one's evaluations through the bucket.
-      follower = new BucketFollower({ bucket: bus, sink: source, store, hash: config.evaluation.hash, logger });
-      await follower.start();
-      logger.info({ bucket: config.nats.bucket, reconcileIntervalMs: config.nats.reconcile_interval }, 'publishing snapshots to NATS');
+      await pipeline.start();
+      logger.info({ bucket: config.nats.bucket, reconcileIntervalMs: config.nats.reconcile_interval, compactIntervalMs: config.nats.compact_interval }, 'publishing snapshots to NATS');
     }
 
     // Authentication: the first token, the live digest set (published to NATS when scaled out), the cleanup job.
@@ -98,23 +103,15 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     await authentication.start();
     logger.info({ required: config.authentication.required }, 'authentication ready');
 
-    const published = publisher;
-    const invalidated = readCache?.invalidator;
-    // A write answers once its snapshot is published and its cached reads are invalidated.
-    const settled = {
-      settled: async (): Promise<void> => {
-        await Promise.all([published.settled(), invalidated?.settled()]);
-      },
-    };
     const managed = readCache === undefined ? store : withReadCache(store, readCache.cache);
     const ui = config.ui.enabled ? loadUi(logger, embedded.ui) : undefined;
-    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, snapshots: settled, metrics, auth: authentication.app, ...(ui === undefined ? {} : { ui }) });
+    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, auth: authentication.app, ...(ui === undefined ? {} : { ui }) });
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator });
     // gRPC first: once /health answers, every port of the instance is served.
     grpc = await startGrpcListener({
       config,
       logger,
-      bindings: [settlingWrites(fliptBinding({ store: managed, source }), { snapshots: settled, logger }), ...evaluationBindings({ source }), ...authBindings({ auth: authentication.app })],
+      bindings: [fliptBinding({ store: managed, source }), ...evaluationBindings({ source }), ...authBindings({ auth: authentication.app })],
       auth: grpcAuth(authentication.evaluator, authentication.app.authenticator),
       readiness: managed,
       tls,
@@ -123,7 +120,6 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   } catch (err) {
     logger.error({ err }, `start-up failed: ${(err as Error).message}`);
     await grpc?.shutdown(0).catch(() => undefined);
-    await publisher?.settled().catch(() => undefined);
     await closeAuthentication().catch(() => undefined);
     await closeBus().catch(() => undefined);
     await readCache?.close().catch(() => undefined);
@@ -138,7 +134,6 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   if (!inTime) logger.warn('shutdown timeout reached; remaining connections were closed');
   if (!grpcInTime) logger.warn('shutdown timeout reached; remaining gRPC calls were cancelled');
   try {
-    await publisher.settled();
     await readCache?.invalidator.settled();
     await readCache?.close();
     await closeAuthentication();

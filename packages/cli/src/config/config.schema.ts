@@ -75,6 +75,7 @@ export const SETTINGS = [
   setting('nats.bucket', text(), 'ensign_snapshots', 'JetStream key-value bucket holding each namespace\'s latest snapshot.'),
   setting('nats.object_store', text(), 'ensign_snapshot_docs', 'JetStream object store holding snapshot documents too large for one message.'),
   setting('nats.reconcile_interval', duration(), 30_000, 'How often the server republishes namespaces whose snapshot in the bucket lags the database.'),
+  setting('nats.compact_interval', duration(), 60_000, 'How long changes may stay as a delta in the bucket before the server publishes the whole namespace again (also done once the deltas sent since the last full snapshot add up to its size).'),
   setting('evaluator.max_namespaces', integer(1), 1000, 'Most compiled namespaces an `ensign evaluator` holds in memory (least recently used dropped first).'),
   setting('evaluator.max_bytes', integer(1), 536_870_912, 'Most approximate heap bytes of compiled namespaces an `ensign evaluator` holds (least recently used dropped first); 512 MiB.'),
   setting('cache.enabled', boolean(), false, 'Serve the control plane\'s reads (namespaces, flags, segments, rules, rollouts) from a cache invalidated by every write.'),

@@ -5,7 +5,7 @@
  * of one. Requests authenticated by a session cookie must carry the session's CSRF token to
  * change anything, and namespace-scoped tokens are refused on `/auth/v1`.
  */
-import { assertCsrf, assertScope, type Authenticator, type Caller, CSRF_HEADER, extractCredential, UNSCOPED } from '@ensign/auth';
+import { actorOf, assertCsrf, assertScope, type Authenticator, type Caller, CSRF_HEADER, extractCredential, runAs, UNSCOPED } from '@ensign/auth';
 import { isAppError, unauthenticated } from '@ensign/core';
 import type { Middleware } from 'koa';
 import type { AppState } from '../http/app-state.js';
@@ -38,7 +38,8 @@ export function authenticationMiddleware(options: AuthenticationMiddlewareOption
     assertCsrf(caller, ctx.method, ctx.get(CSRF_HEADER) || undefined, options.csrfKey);
     // COMPAT(flipt): namespace-scoped tokens may not use the authentication API at all.
     if (surface === 'auth') assertScope(caller, UNSCOPED);
-    if (caller !== undefined) ctx.state.caller = caller;
-    return next();
+    if (caller === undefined) return next();
+    ctx.state.caller = caller;
+    return runAs(actorOf(caller), next);
   };
 }

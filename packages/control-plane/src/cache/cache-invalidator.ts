@@ -1,4 +1,4 @@
-import type { NamespaceChange } from '@ensign/store';
+import type { CommittedChange } from '@ensign/store';
 import { invalidateNamespace } from './cache-scopes.js';
 import type { InvalidationChannel } from './invalidation-channel.js';
 import type { ReadCache } from './read-cache.js';
@@ -16,14 +16,16 @@ export class CacheInvalidator {
     private readonly channel?: InvalidationChannel,
   ) {}
 
-  /** Hears of a committed write; wire it to the store's commits (see `CommitRelay`). Never throws. */
-  readonly notify = (change: NamespaceChange): void => {
-    const done = Promise.all([invalidateNamespace(this.cache, change.namespaceKey), this.channel?.publish(change.namespaceKey)]).then(
+  /** Hears of a committed write (wire it with `store.onCommit`); resolves once its invalidation is done. Never rejects. */
+  readonly notify = (change: CommittedChange): Promise<void> => {
+    const namespaceKey = change.record.namespaceKey;
+    const done = Promise.all([invalidateNamespace(this.cache, namespaceKey), this.channel?.publish(namespaceKey)]).then(
       () => undefined,
       () => undefined,
     );
     this.running.add(done);
     void done.then(() => this.running.delete(done));
+    return done;
   };
 
   /** Resolves once the invalidations of every write heard of so far are done (or failed and been logged). */

@@ -1,17 +1,16 @@
-import { createHash } from 'node:crypto';
 import type { ComparisonType, Flag, MatchType, Segment, Variant } from '@ensign/core';
 import type {
-  NamespaceSnapshot,
+  CompileOptions,
   SnapshotComparisonType,
   SnapshotDistribution,
-  SnapshotDocument,
   SnapshotFlag,
   SnapshotMatchType,
   SnapshotRollout,
   SnapshotRule,
   SnapshotSegment,
 } from '@ensign/engine';
-import type { NamespaceState, NamespaceStateRollout, NamespaceStateRule } from '@ensign/store';
+import { SnapshotVersion } from '@ensign/snapshots';
+import type { FlagsState, NamespaceState, NamespaceStateRollout, NamespaceStateRule } from '@ensign/store';
 
 /** The snapshot spells enums with the evaluation names (reference §4). */
 const MATCH_TYPES: Readonly<Record<MatchType, SnapshotMatchType>> = {
@@ -111,14 +110,15 @@ function toSnapshotRollouts(
 }
 
 /**
- * A namespace's snapshot document (reference §2.11): what evaluators compile and what the
- * client-side snapshot endpoint serves. Pure; the same state always gives the same document.
+ * The snapshot flags of `state`'s flags (reference §2.11): what evaluators compile and what the
+ * client-side snapshot endpoint serves. Pure; the same state always gives the same flags. The
+ * state may be a whole namespace or only the flags a write touched, with the segments they use.
  */
-export function buildSnapshotDocument(state: NamespaceState): SnapshotDocument {
+export function buildSnapshotFlags(state: FlagsState): SnapshotFlag[] {
   const segments = new Map(state.segments.map((s) => [s.key, toSnapshotSegment(s)]));
   const rulesByFlag = byFlag(state.rules);
   const rolloutsByFlag = byFlag(state.rollouts);
-  const flags = state.flags.map((flag): SnapshotFlag => {
+  return state.flags.map((flag): SnapshotFlag => {
     const isVariant = flag.type === 'VARIANT_FLAG_TYPE';
     const out: SnapshotFlag = {
       key: flag.key,
@@ -135,16 +135,9 @@ export function buildSnapshotDocument(state: NamespaceState): SnapshotDocument {
     if (dv !== undefined) out.defaultVariant = { id: dv.id, key: dv.key, attachment: dv.attachment };
     return out;
   });
-  return { namespace: { key: state.namespace.key }, flags };
 }
 
-/** Hex SHA-256 of the document's JSON: equal documents, equal checksums (ETags derive from it). */
-export function checksum(document: SnapshotDocument): string {
-  return createHash('sha256').update(JSON.stringify(document)).digest('hex');
-}
-
-/** The document with what identifies its version: the namespace's revision and the checksum. */
-export function buildNamespaceSnapshot(state: NamespaceState): NamespaceSnapshot {
-  const document = buildSnapshotDocument(state);
-  return { namespaceKey: state.namespace.key, revision: state.revision, checksum: checksum(document), document };
+/** A whole namespace's version, built from its state read at one revision. Throws `SnapshotInvalidError` when it does not compile. */
+export function buildVersion(state: NamespaceState, options: CompileOptions): SnapshotVersion {
+  return SnapshotVersion.build(state.namespace.key, state.revision, buildSnapshotFlags(state), options);
 }

@@ -1,25 +1,21 @@
-import { compileSnapshot } from '@ensign/engine';
-import type { CompileOptions, CompiledSnapshot, HashMode, NamespaceSnapshot, SnapshotDocument } from '@ensign/engine';
 import type { Logger } from 'pino';
-import { buildNamespaceSnapshot } from './snapshot-builder.js';
-import type { SnapshotStateReader } from './snapshot-publisher.js';
+import type { SnapshotStateReader } from './snapshot-pipeline.js';
 
 /** What the reconciler needs of the snapshot bus (`@ensign/bus`'s `SnapshotBus` has it). */
 export interface ReconciledBus {
+  /** The newest revision the bucket holds per namespace. */
   revisions(): Promise<Map<string, number>>;
-  publish(snapshot: NamespaceSnapshot): Promise<void>;
   remove(namespaceKey: string, revision: number): Promise<void>;
 }
 
 export interface SnapshotReconcilerOptions {
-  store: SnapshotStateReader;
+  store: Pick<SnapshotStateReader, 'listNamespaceRevisions'>;
   bus: ReconciledBus;
-  hash: HashMode;
+  /** Puts one namespace's current state into the bucket as a hydration. */
+  republish: (namespaceKey: string, storedRevision: number) => Promise<void>;
   /** Pause between two passes. */
   intervalMs: number;
   logger: Logger;
-  /** The engine's `compileSnapshot` unless replaced. */
-  compile?: (document: SnapshotDocument, options: CompileOptions) => CompiledSnapshot;
 }
 
 /** What one pass changed in the bucket. */
@@ -30,22 +26,31 @@ export interface ReconcileResult {
 
 /**
  * Heals the bucket when a publish was lost (a crash between commit and publish, NATS down): at
- * start-up and every interval it republishes each namespace whose bucket revision lags the
- * database or is missing, and removes entries of namespaces that no longer exist.
+ * start-up, every interval and whenever asked (NATS is back), it republishes each namespace whose
+ * newest bucket revision lags the database or is missing, and removes namespaces that no longer exist.
  */
 export class SnapshotReconciler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private again = false;
   private stopped = false;
-  private readonly compile: (document: SnapshotDocument, options: CompileOptions) => CompiledSnapshot;
 
-  constructor(private readonly options: SnapshotReconcilerOptions) {
-    this.compile = options.compile ?? compileSnapshot;
-  }
+  constructor(private readonly options: SnapshotReconcilerOptions) {}
 
   /** Runs a pass now and then one every interval, never two at once; failures are logged. */
   start(): void {
     this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Runs a pass as soon as the one in progress (if any) ends. */
+  soon(): void {
+    if (this.stopped) return;
+    if (this.running !== undefined) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
     this.schedule(0);
   }
 
@@ -70,7 +75,8 @@ export class SnapshotReconciler {
       existing.add(key);
       if ((published.get(key) ?? -1) >= revision) continue;
       try {
-        if (await this.republish(key)) result.republished.push(key);
+        await this.options.republish(key, revision);
+        result.republished.push(key);
       } catch (err) {
         logger.error({ err, namespace: key }, 'reconcile could not republish a namespace; next pass retries');
       }
@@ -88,21 +94,6 @@ export class SnapshotReconciler {
     return result;
   }
 
-  /** Reads, builds and publishes one namespace; false when it is gone or does not compile (logged). */
-  private async republish(key: string): Promise<boolean> {
-    const state = await this.options.store.readNamespaceState(key);
-    if (state === undefined) return false;
-    const snapshot = buildNamespaceSnapshot(state);
-    try {
-      this.compile(snapshot.document, { hash: this.options.hash });
-    } catch (err) {
-      this.options.logger.error({ err, namespace: key, revision: state.revision }, 'reconcile skipped a namespace that does not compile');
-      return false;
-    }
-    await this.options.bus.publish(snapshot);
-    return true;
-  }
-
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
@@ -113,7 +104,9 @@ export class SnapshotReconciler {
         )
         .finally(() => {
           this.running = undefined;
-          this.schedule(this.options.intervalMs);
+          const now = this.again;
+          this.again = false;
+          this.schedule(now ? 0 : this.options.intervalMs);
         });
     }, delayMs);
     this.timer.unref();

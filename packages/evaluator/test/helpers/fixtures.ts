@@ -1,6 +1,6 @@
+import { SnapshotVersion, snapshotChecksum } from '@ensign/snapshots';
 /** Hand-written snapshot documents, compiled by the real engine and held by a real in-process source. */
-import { createHash } from 'node:crypto';
-import { compileSnapshot, type HashMode, type NamespaceSnapshot, type SnapshotDocument, type SnapshotFlag, type SnapshotSegment } from '@ensign/engine';
+import { type HashMode, type NamespaceSnapshot, type SnapshotDocument, type SnapshotFlag, type SnapshotSegment } from '@ensign/engine';
 import { InProcessSnapshotSource } from '../../src/in-process-snapshot-source.js';
 
 const AT = '2025-01-01T00:00:00Z';
@@ -146,15 +146,14 @@ export function otherDocument(): SnapshotDocument {
 
 /** The snapshot of `document` at `revision`, with its checksum as the control plane computes it. */
 export function snapshotOf(document: SnapshotDocument, revision = 1): NamespaceSnapshot {
-  const checksum = createHash('sha256').update(JSON.stringify(document)).digest('hex');
-  return { namespaceKey: document.namespace.key, revision, checksum, document };
+  return { namespaceKey: document.namespace.key, revision, checksum: snapshotChecksum(document), document };
 }
 
 /** Compiles and holds `document` in `source` at `revision`. */
 export function hold(source: InProcessSnapshotSource, document: SnapshotDocument, revision = 1, hash: HashMode = 'crc32'): NamespaceSnapshot {
-  const snapshot = snapshotOf(document, revision);
-  source.put(snapshot, compileSnapshot(document, { hash }));
-  return snapshot;
+  const version = SnapshotVersion.hydrate(snapshotOf(document, revision), { hash });
+  source.offer(version);
+  return version.snapshot;
 }
 
 /** A ready source holding the `default` and `other` namespaces. */

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Constraint, CreateConstraint, UpdateConstraint } from '@ensign/core';
 import { notFound } from '@ensign/core';
+import { created, deleted, updated } from '../change-draft.js';
+import { constraintSubject } from '../change-subjects.js';
 import { ConstraintModel, toConstraint } from '../models/constraint.model.js';
 import { SegmentModel } from '../models/segment.model.js';
 import { nsOf } from '../sql-util.js';
@@ -33,7 +35,7 @@ export class KnexConstraintRepository {
           updated_at: at,
         };
         await ConstraintModel.query(trx).insert(row);
-        return toConstraint(row as ConstraintModel);
+        return created(constraintSubject(req.segmentKey, row.id), toConstraint(row as ConstraintModel));
       },
       { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`) },
     );
@@ -47,6 +49,7 @@ export class KnexConstraintRepository {
         const where = { id: req.id, namespace_key: ns, segment_key: req.segmentKey };
         const current = await ConstraintModel.query(trx).findOne(where);
         if (current === undefined) throw constraintNotFound(req.id);
+        const before = toConstraint(current);
         const patch = {
           type: req.type,
           property: req.property,
@@ -56,7 +59,7 @@ export class KnexConstraintRepository {
           updated_at: at,
         };
         await ConstraintModel.query(trx).where(where).patch(patch);
-        return toConstraint(Object.assign(current, patch));
+        return updated(constraintSubject(req.segmentKey, req.id), before, toConstraint(Object.assign(current, patch)));
       },
       { ifNamespaceMissing: () => constraintNotFound(req.id) },
     );
@@ -64,9 +67,12 @@ export class KnexConstraintRepository {
 
   delete(namespaceKey: string, segmentKey: string, id: string): Promise<void> {
     const ns = nsOf(namespaceKey);
-    return this.tx.remove(
-      ns,
-      async (trx) => (await ConstraintModel.query(trx).where({ id, namespace_key: ns, segment_key: segmentKey }).delete()) > 0,
-    );
+    return this.tx.remove(ns, async (trx) => {
+      const where = { id, namespace_key: ns, segment_key: segmentKey };
+      const row = await ConstraintModel.query(trx).findOne(where);
+      if (row === undefined) return undefined;
+      await ConstraintModel.query(trx).where(where).delete();
+      return deleted(constraintSubject(segmentKey, id), toConstraint(row));
+    });
   }
 }

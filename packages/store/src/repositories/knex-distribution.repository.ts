@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { CreateDistribution, DeleteDistribution, Distribution, UpdateDistribution } from '@ensign/core';
 import { notFound } from '@ensign/core';
+import { created, deleted, updated } from '../change-draft.js';
+import { flagPartSubject } from '../change-subjects.js';
 import { DistributionModel, toDistribution } from '../models/distribution.model.js';
 import { RuleModel } from '../models/rule.model.js';
 import { VariantModel } from '../models/variant.model.js';
@@ -39,7 +41,7 @@ export class KnexDistributionRepository {
           updated_at: at,
         };
         await DistributionModel.query(trx).insert(row);
-        return toDistribution(row as DistributionModel);
+        return created(flagPartSubject('distribution', req.flagKey, row.id), toDistribution(row as DistributionModel));
       },
       { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`) },
     );
@@ -54,9 +56,10 @@ export class KnexDistributionRepository {
         const where = { id: req.id, rule_id: req.ruleId };
         const current = await DistributionModel.query(trx).findOne(where);
         if (current === undefined) throw distributionNotFound(req.id);
+        const before = toDistribution(current);
         const patch = { variant_id: req.variantId, rollout: req.rollout, updated_at: at };
         await DistributionModel.query(trx).where(where).patch(patch);
-        return toDistribution(Object.assign(current, patch));
+        return updated(flagPartSubject('distribution', req.flagKey, req.id), before, toDistribution(Object.assign(current, patch)));
       },
       { ifNamespaceMissing: () => distributionNotFound(req.id) },
     );
@@ -66,11 +69,13 @@ export class KnexDistributionRepository {
     const ns = nsOf(req.namespaceKey);
     return this.tx.remove(ns, async (trx) => {
       const rulesOfFlag = trx('rules').select('id').where({ namespace_key: ns, flag_key: req.flagKey });
-      const deleted = await DistributionModel.query(trx)
+      const row = await DistributionModel.query(trx)
         .where({ id: req.id, rule_id: req.ruleId, variant_id: req.variantId })
         .whereIn('rule_id', rulesOfFlag)
-        .delete();
-      return deleted > 0;
+        .first();
+      if (row === undefined) return undefined;
+      await DistributionModel.query(trx).where({ id: row.id }).delete();
+      return deleted(flagPartSubject('distribution', req.flagKey, req.id), toDistribution(row));
     });
   }
 }

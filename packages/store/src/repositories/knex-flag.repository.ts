@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { CreateFlag, Flag, Page, PageRequest, UpdateFlag } from '@ensign/core';
 import { invalid, notFound } from '@ensign/core';
+import { created, deleted, updated } from '../change-draft.js';
+import { flagSubject } from '../change-subjects.js';
 import { loadFlag, withVariants } from '../loaders/flag.loader.js';
 import { FlagModel } from '../models/flag.model.js';
 import { VariantModel } from '../models/variant.model.js';
@@ -62,7 +64,7 @@ export class KnexFlagRepository {
           created_at: at,
           updated_at: at,
         });
-        return mustLoad(trx, ns, req.key);
+        return created(flagSubject(req.key), await mustLoad(trx, ns, req.key));
       },
       {
         ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`),
@@ -76,8 +78,7 @@ export class KnexFlagRepository {
     return this.tx.write(
       ns,
       async (trx, at) => {
-        const current = await FlagModel.query(trx).findById([ns, req.key]);
-        if (current === undefined) throw flagNotFound(ns, req.key);
+        const before = await mustLoad(trx, ns, req.key);
         if (req.defaultVariantId !== '') {
           const ofFlag = { id: req.defaultVariantId, namespace_key: ns, flag_key: req.key };
           if ((await VariantModel.query(trx).findOne(ofFlag)) === undefined) {
@@ -94,7 +95,7 @@ export class KnexFlagRepository {
             ...(req.metadata === undefined ? {} : { metadata: metadataColumn(req.metadata) }),
             updated_at: at,
           });
-        return mustLoad(trx, ns, req.key);
+        return updated(flagSubject(req.key), before, await mustLoad(trx, ns, req.key));
       },
       { ifNamespaceMissing: () => flagNotFound(ns, req.key) },
     );
@@ -102,6 +103,11 @@ export class KnexFlagRepository {
 
   delete(namespaceKey: string, key: string): Promise<void> {
     const ns = nsOf(namespaceKey);
-    return this.tx.remove(ns, async (trx) => (await FlagModel.query(trx).deleteById([ns, key])) > 0);
+    return this.tx.remove(ns, async (trx) => {
+      const before = await loadFlag(trx, ns, key, 'get');
+      if (before === undefined) return undefined;
+      await FlagModel.query(trx).deleteById([ns, key]);
+      return deleted(flagSubject(key), before);
+    });
   }
 }

@@ -3,6 +3,9 @@ import type { CreateNamespace, Namespace, Page, PageRequest, UpdateNamespace } f
 import { invalid, notFound } from '@ensign/core';
 import { NamespaceModel, toNamespace } from '../models/namespace.model.js';
 import { applyWindow, fetchPage } from '../paging.js';
+import { created, deleted, updated } from '../change-draft.js';
+import { namespaceSubject } from '../change-subjects.js';
+import { CREATES_NAMESPACE, DELETES_NAMESPACE, TOUCHES_NOTHING } from '../snapshot-effect.js';
 import { bumpRevision } from '../transactor.js';
 import type { Transactor } from '../transactor.js';
 import { countRows } from '../sql-util.js';
@@ -14,8 +17,8 @@ const missing = (key: string) => notFound(`namespace "${key}" not found`);
 
 /**
  * Namespaces. Creating one starts its revision at 1, or just after the last revision of a deleted
- * namespace of that key, so revisions never go backwards for a key; deleting one reports
- * `deleted: true` with the delete's revision.
+ * namespace of that key, so revisions never go backwards for a key; deleting one, with everything
+ * in it, is one change at the delete's revision.
  */
 export class KnexNamespaceRepository {
   constructor(private readonly tx: Transactor) {}
@@ -56,7 +59,7 @@ export class KnexNamespaceRepository {
         await NamespaceModel.query(trx).insert(row);
         const revision = await this.takeTombstone(trx, req.key);
         if (revision !== 1) await NamespaceModel.query(trx).findById(req.key).patch({ revision });
-        return { value: toNamespace(row as NamespaceModel), change: { namespaceKey: req.key, revision, deleted: false } };
+        return { ...created(namespaceSubject(req.key, CREATES_NAMESPACE), toNamespace(row as NamespaceModel)), namespaceKey: req.key, revision };
       },
       { notUnique: () => invalid(`namespace "${req.key}" is not unique`) },
     );
@@ -66,10 +69,12 @@ export class KnexNamespaceRepository {
     return this.tx.write(
       req.key,
       async (trx, at) => {
+        const before = toNamespace(await NamespaceModel.query(trx).findById(req.key).throwIfNotFound());
         await NamespaceModel.query(trx)
           .findById(req.key)
           .patch({ name: req.name, description: req.description, updated_at: at });
-        return toNamespace(await NamespaceModel.query(trx).findById(req.key).throwIfNotFound());
+        const after = toNamespace(await NamespaceModel.query(trx).findById(req.key).throwIfNotFound());
+        return updated(namespaceSubject(req.key, TOUCHES_NOTHING), before, after);
       },
       { ifNamespaceMissing: () => missing(req.key) },
     );
@@ -91,7 +96,8 @@ export class KnexNamespaceRepository {
       await trx('segments').where({ namespace_key: key }).delete();
       await NamespaceModel.query(trx).deleteById(key);
       await trx(TOMBSTONES).insert({ key, revision }).onConflict('key').merge();
-      return { value: undefined, change: { namespaceKey: key, revision, deleted: true } };
+      const change = deleted(namespaceSubject(key, DELETES_NAMESPACE), toNamespace(row));
+      return { value: undefined, change, namespaceKey: key, revision };
     });
   }
 

@@ -11,6 +11,8 @@ import type {
   UpdateRollout,
 } from '@ensign/core';
 import { invalid, invalidField, notFound } from '@ensign/core';
+import { created, updated } from '../change-draft.js';
+import { flagPartSubject } from '../change-subjects.js';
 import { loadRollout, withRolloutRules } from '../loaders/rollout.loader.js';
 import { FlagModel } from '../models/flag.model.js';
 import { RolloutSegmentReferenceModel } from '../models/rollout-segment-reference.model.js';
@@ -127,7 +129,7 @@ export class KnexRolloutRepository {
           const { percentage, value } = req.threshold;
           await RolloutThresholdModel.query(trx).insert({ rollout_id: id, percentage, value });
         }
-        return mustLoad(trx, ns, req.flagKey, id);
+        return created(flagPartSubject('rollout', req.flagKey, id), await mustLoad(trx, ns, req.flagKey, id));
       },
       { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`) },
     );
@@ -146,6 +148,7 @@ export class KnexRolloutRepository {
         if (attempted !== current.type) {
           throw invalid(`cannot change type of rollout: have "${current.type}" attempted "${attempted}"`);
         }
+        const [before] = await withRolloutRules(trx, [current]);
         await RolloutModel.query(trx).where(where).patch({ description: req.description, updated_at: at });
         if (req.segment !== undefined) {
           // The references go with the rule (ON DELETE CASCADE).
@@ -156,7 +159,7 @@ export class KnexRolloutRepository {
             .where({ rollout_id: req.id })
             .patch({ percentage: req.threshold.percentage, value: req.threshold.value });
         }
-        return mustLoad(trx, ns, req.flagKey, req.id);
+        return updated(flagPartSubject('rollout', req.flagKey, req.id), before, await mustLoad(trx, ns, req.flagKey, req.id));
       },
       { ifNamespaceMissing: () => rolloutNotFound(ns, req.id) },
     );

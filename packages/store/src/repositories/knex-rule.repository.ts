@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { CreateRule, OrderItems, Page, PageRequest, Rule, SegmentOperator, UpdateRule } from '@ensign/core';
 import { invalid, notFound } from '@ensign/core';
+import { created, updated } from '../change-draft.js';
+import { flagPartSubject } from '../change-subjects.js';
 import { loadRule, withRuleParts } from '../loaders/rule.loader.js';
 import { FlagModel } from '../models/flag.model.js';
 import { RuleSegmentModel } from '../models/rule-segment.model.js';
@@ -90,7 +92,7 @@ export class KnexRuleRepository {
           updated_at: at,
         });
         await insertSegments(trx, ns, id, keys);
-        return mustLoad(trx, ns, req.flagKey, id);
+        return created(flagPartSubject('rule', req.flagKey, id), await mustLoad(trx, ns, req.flagKey, id));
       },
       { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`) },
     );
@@ -102,14 +104,14 @@ export class KnexRuleRepository {
       ns,
       async (trx, at) => {
         const where = { id: req.id, namespace_key: ns, flag_key: req.flagKey };
-        if ((await RuleModel.query(trx).findOne(where)) === undefined) throw ruleNotFound(ns, req.id);
+        const before = await mustLoad(trx, ns, req.flagKey, req.id);
         const keys = await checkReferences(trx, ns, req.flagKey, req);
         await RuleModel.query(trx)
           .where(where)
           .patch({ segment_operator: operatorFor(keys, req.segmentOperator), updated_at: at });
         await RuleSegmentModel.query(trx).where({ rule_id: req.id }).delete();
         await insertSegments(trx, ns, req.id, keys);
-        return mustLoad(trx, ns, req.flagKey, req.id);
+        return updated(flagPartSubject('rule', req.flagKey, req.id), before, await mustLoad(trx, ns, req.flagKey, req.id));
       },
       { ifNamespaceMissing: () => ruleNotFound(ns, req.id) },
     );

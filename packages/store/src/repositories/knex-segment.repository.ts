@@ -1,6 +1,8 @@
 import type { CreateSegment, Page, PageRequest, Segment, UpdateSegment } from '@ensign/core';
 import { invalid, notFound } from '@ensign/core';
 import type { Knex } from 'knex';
+import { created, deleted, updated } from '../change-draft.js';
+import { segmentSubject, unusedSegmentSubject } from '../change-subjects.js';
 import { loadSegment, withConstraints } from '../loaders/segment.loader.js';
 import { RolloutSegmentReferenceModel } from '../models/rollout-segment-reference.model.js';
 import { RuleSegmentModel } from '../models/rule-segment.model.js';
@@ -65,7 +67,7 @@ export class KnexSegmentRepository {
           created_at: at,
           updated_at: at,
         });
-        return mustLoad(trx, ns, req.key);
+        return created(unusedSegmentSubject(req.key), await mustLoad(trx, ns, req.key));
       },
       {
         ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`),
@@ -79,11 +81,11 @@ export class KnexSegmentRepository {
     return this.tx.write(
       ns,
       async (trx, at) => {
-        if ((await SegmentModel.query(trx).findById([ns, req.key])) === undefined) throw segmentNotFound(ns, req.key);
+        const before = await mustLoad(trx, ns, req.key);
         await SegmentModel.query(trx)
           .findById([ns, req.key])
           .patch({ name: req.name, description: req.description, match_type: req.matchType, updated_at: at });
-        return mustLoad(trx, ns, req.key);
+        return updated(segmentSubject(req.key), before, await mustLoad(trx, ns, req.key));
       },
       { ifNamespaceMissing: () => segmentNotFound(ns, req.key) },
     );
@@ -95,7 +97,10 @@ export class KnexSegmentRepository {
       ns,
       async (trx) => {
         if (await isReferenced(trx, ns, key)) throw inUse(ns, key);
-        return (await SegmentModel.query(trx).deleteById([ns, key])) > 0;
+        const before = await loadSegment(trx, ns, key);
+        if (before === undefined) return undefined;
+        await SegmentModel.query(trx).deleteById([ns, key]);
+        return deleted(unusedSegmentSubject(key), before);
       },
       // The RESTRICT foreign keys still refuse a reference added by a concurrent writer.
       { foreignKey: () => inUse(ns, key) },

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateVariant, UpdateVariant, Variant } from '@ensign/core';
 import { invalid, notFound } from '@ensign/core';
+import { created, deleted, updated } from '../change-draft.js';
+import { flagPartSubject } from '../change-subjects.js';
 import { FlagModel } from '../models/flag.model.js';
 import { toVariant, VariantModel } from '../models/variant.model.js';
 import { nsOf } from '../sql-util.js';
@@ -37,7 +39,7 @@ export class KnexVariantRepository {
           updated_at: at,
         };
         await VariantModel.query(trx).insert(row);
-        return toVariant(row as VariantModel);
+        return created(flagPartSubject('variant', req.flagKey, row.id), toVariant(row as VariantModel));
       },
       {
         ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`),
@@ -54,10 +56,11 @@ export class KnexVariantRepository {
         const where = { id: req.id, namespace_key: ns, flag_key: req.flagKey };
         const current = await VariantModel.query(trx).findOne(where);
         if (current === undefined) throw variantNotFound(req.key);
+        const before = toVariant(current);
         const { key, name, description, attachment } = req;
         const patch = { key, name, description, attachment, updated_at: at };
         await VariantModel.query(trx).where(where).patch(patch);
-        return toVariant(Object.assign(current, patch));
+        return updated(flagPartSubject('variant', req.flagKey, req.id), before, toVariant(Object.assign(current, patch)));
       },
       { ifNamespaceMissing: () => variantNotFound(req.key), hints: { notUnique: notUnique(ns, req.flagKey, req.key) } },
     );
@@ -66,9 +69,12 @@ export class KnexVariantRepository {
   /** Its distributions go with it and a flag that defaulted to it has no default any more (FKs). */
   delete(namespaceKey: string, flagKey: string, id: string): Promise<void> {
     const ns = nsOf(namespaceKey);
-    return this.tx.remove(
-      ns,
-      async (trx) => (await VariantModel.query(trx).where({ id, namespace_key: ns, flag_key: flagKey }).delete()) > 0,
-    );
+    return this.tx.remove(ns, async (trx) => {
+      const where = { id, namespace_key: ns, flag_key: flagKey };
+      const row = await VariantModel.query(trx).findOne(where);
+      if (row === undefined) return undefined;
+      await VariantModel.query(trx).where(where).delete();
+      return deleted(flagPartSubject('variant', flagKey, id), toVariant(row));
+    });
   }
 }

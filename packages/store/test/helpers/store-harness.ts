@@ -1,19 +1,25 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { AppError } from '@ensign/core';
-import type { Code } from '@ensign/core';
+import type { Actor, ChangeRecord, Code } from '@ensign/core';
 import { openStore } from '@ensign/store';
-import type { NamespaceChange, SqlStore } from '@ensign/store';
+import type { CommittedChange, SqlStore } from '@ensign/store';
 import { createTestDatabase } from '@ensign/testkit';
 import type { TestDatabase, TestDialect } from '@ensign/testkit';
 
 /** A migrated store on a fresh database, plus every change it announced. */
 export interface Harness {
   store: SqlStore;
-  changes: NamespaceChange[];
+  changes: CommittedChange[];
   /** A namespace no other test uses. */
   namespace(): Promise<string>;
+  /** Runs `work` with its writes made by `actor`, as a request's authentication would be. */
+  as<T>(actor: Actor, work: () => Promise<T>): Promise<T>;
 }
+
+/** The actor of the writes running inside `Harness.as`, per async context so concurrent tests do not mix. */
+const actors = new AsyncLocalStorage<Actor>();
 
 /**
  * A clock that moves one second per reading, so every write has its own timestamp. It starts an
@@ -33,12 +39,16 @@ export function useStore(dialect: TestDialect): () => Harness {
 
   test.before(async () => {
     db = await createTestDatabase(dialect);
-    const changes: NamespaceChange[] = [];
-    const store = await openStore({ url: db.url, now: steppingClock(), onCommit: (c) => changes.push(c) });
+    const changes: CommittedChange[] = [];
+    const store = await openStore({ url: db.url, now: steppingClock(), actor: () => actors.getStore() });
+    store.onCommit((c) => {
+      changes.push(c);
+    });
     await store.migrate();
     harness = {
       store,
       changes,
+      as: (actor, work) => actors.run(actor, work),
       async namespace() {
         const key = `ns-${process.pid}-${++counter}`;
         await store.namespaces.create({ key, name: key, description: '' });
@@ -65,5 +75,15 @@ export async function rejects(t: ExecutionContext, promise: Promise<unknown>, co
 }
 
 /** The changes announced for one namespace. */
-export const changesOf = (h: Harness, namespaceKey: string): NamespaceChange[] =>
-  h.changes.filter((c) => c.namespaceKey === namespaceKey);
+export const changesOf = (h: Harness, namespaceKey: string): CommittedChange[] =>
+  h.changes.filter((c) => c.record.namespaceKey === namespaceKey);
+
+/** The change records announced for one namespace. */
+export const recordsOf = (h: Harness, namespaceKey: string): ChangeRecord[] => changesOf(h, namespaceKey).map((c) => c.record);
+
+/** The last change announced for one namespace; throws (failing the test) when there is none. */
+export function lastChange(h: Harness, namespaceKey: string): CommittedChange {
+  const change = changesOf(h, namespaceKey).at(-1);
+  if (change === undefined) throw new Error(`no change announced for ${namespaceKey}`);
+  return change;
+}

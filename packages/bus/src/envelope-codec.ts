@@ -1,0 +1,120 @@
+/** Turning hydrations and deltas into envelopes (KV value, plus an object for large hydrations) and back. */
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import type { NamespaceSnapshot, SnapshotDocument, SnapshotFlag } from '@ensign/engine';
+import type { SnapshotDelta } from '@ensign/snapshots';
+import { DeltaTooLargeError, type DeltaEnvelope, EnvelopeError, type HydrationEnvelope, parseEnvelope, type SnapshotEnvelope } from './envelope.js';
+import { namespaceKeyToKvKey } from './keys.js';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** Below NATS's default 1 MiB `max_payload`, leaving room for the envelope and headers. */
+export const DEFAULT_MAX_INLINE_BYTES = 900 * 1024;
+
+/** What publishing one envelope writes: the KV value, and the object to store first when there is one. */
+export interface EncodedEnvelope {
+  envelope: SnapshotEnvelope;
+  value: Uint8Array;
+  object?: { name: string; data: Uint8Array };
+}
+
+/** An envelope's content, once its payload is read. */
+export type DecodedEnvelope = { kind: 'hydration'; snapshot: NamespaceSnapshot } | { kind: 'delta'; delta: SnapshotDelta };
+
+/** Reads the compressed document of an envelope that references the Object Store; null when it is gone. */
+export type ObjectFetcher = (name: string) => Promise<Uint8Array | null>;
+
+/** What a delta's payload holds: the rest of the delta is in the envelope's header. */
+interface DeltaPayload {
+  flags: SnapshotFlag[];
+  removed: string[];
+}
+
+const isDelta = (content: NamespaceSnapshot | SnapshotDelta): content is SnapshotDelta => !('document' in content);
+
+const toBytes = (value: object): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
+
+/**
+ * Builds the envelope of a hydration or a delta. A hydration too large to go inline moves to an
+ * object; a delta too large throws `DeltaTooLargeError`, since a hydration is then the cheaper message.
+ */
+export async function encodeEnvelope(content: NamespaceSnapshot | SnapshotDelta, options: { maxInlineBytes?: number } = {}): Promise<EncodedEnvelope> {
+  const maxInline = options.maxInlineBytes ?? DEFAULT_MAX_INLINE_BYTES;
+  const header = { v: 2 as const, namespace: content.namespaceKey, revision: content.revision, checksum: content.checksum, encoding: 'gzip' as const };
+  if (isDelta(content)) {
+    if (!(content.baseRevision <= content.revision)) throw new EnvelopeError(`delta of ${content.namespaceKey}: base ${content.baseRevision} is after revision ${content.revision}`);
+    const payload: DeltaPayload = { flags: content.flags, removed: content.removed };
+    const compressed = await gzipAsync(toBytes(payload));
+    const envelope: DeltaEnvelope = { ...header, kind: 'delta', baseRevision: content.baseRevision, document: compressed.toString('base64') };
+    const value = toBytes(envelope);
+    if (value.length > maxInline) throw new DeltaTooLargeError(value.length, maxInline, `${content.namespaceKey}@${content.revision}`);
+    return { envelope, value };
+  }
+  const compressed = await gzipAsync(toBytes(content.document));
+  const inline: HydrationEnvelope = { ...header, kind: 'hydration', document: compressed.toString('base64') };
+  const inlineValue = toBytes(inline);
+  if (inlineValue.length <= maxInline) return { envelope: inline, value: inlineValue };
+  // A random suffix keeps two publishers of the same revision from deleting each other's object.
+  const name = `${namespaceKeyToKvKey(content.namespaceKey)}.${content.revision}.${randomBytes(6).toString('hex')}`;
+  const referenced: HydrationEnvelope = { ...header, kind: 'hydration', objectRef: name };
+  return { envelope: referenced, value: toBytes(referenced), object: { name, data: compressed } };
+}
+
+/** The gunzipped, parsed payload of an envelope. */
+async function payloadOf(envelope: SnapshotEnvelope, compressed: Uint8Array): Promise<unknown> {
+  const what = `${envelope.kind} of ${envelope.namespace}@${envelope.revision}`;
+  let json: Buffer;
+  try {
+    json = await gunzipAsync(compressed);
+  } catch {
+    throw new EnvelopeError(`${what} is not gzip`);
+  }
+  try {
+    return JSON.parse(json.toString('utf8'));
+  } catch {
+    throw new EnvelopeError(`${what} is not JSON`);
+  }
+}
+
+/** The snapshot a hydration envelope carries; throws `EnvelopeError` when its payload is unreadable or its object missing. */
+export async function readHydration(envelope: HydrationEnvelope, fetchObject?: ObjectFetcher): Promise<NamespaceSnapshot> {
+  let compressed: Uint8Array;
+  if (envelope.document !== undefined) {
+    compressed = Buffer.from(envelope.document, 'base64');
+  } else {
+    const ref = envelope.objectRef as string;
+    if (fetchObject === undefined) throw new EnvelopeError(`envelope references object ${ref} and no object store was given`);
+    const data = await fetchObject(ref);
+    if (data === null) throw new EnvelopeError(`object ${ref} of ${envelope.namespace}@${envelope.revision} is missing`);
+    compressed = data;
+  }
+  const document = (await payloadOf(envelope, compressed)) as SnapshotDocument | null;
+  if (document === null || typeof document !== 'object' || !Array.isArray(document.flags)) {
+    throw new EnvelopeError(`hydration of ${envelope.namespace}@${envelope.revision} is not a snapshot document`);
+  }
+  return { namespaceKey: envelope.namespace, revision: envelope.revision, checksum: envelope.checksum, document };
+}
+
+/** The delta a delta envelope carries; throws `EnvelopeError` when its payload is unreadable. */
+export async function readDelta(envelope: DeltaEnvelope): Promise<SnapshotDelta> {
+  const payload = (await payloadOf(envelope, Buffer.from(envelope.document, 'base64'))) as Partial<DeltaPayload> | null;
+  if (payload === null || typeof payload !== 'object' || !Array.isArray(payload.flags) || !Array.isArray(payload.removed) || !payload.removed.every((k) => typeof k === 'string')) {
+    throw new EnvelopeError(`delta of ${envelope.namespace}@${envelope.revision} is not a delta`);
+  }
+  return {
+    namespaceKey: envelope.namespace,
+    baseRevision: envelope.baseRevision,
+    revision: envelope.revision,
+    checksum: envelope.checksum,
+    flags: payload.flags,
+    removed: payload.removed,
+  };
+}
+
+/** The content of an envelope (raw bytes or parsed); throws `EnvelopeError` when it is malformed or unreadable. */
+export async function decodeEnvelope(envelope: Uint8Array | SnapshotEnvelope, fetchObject?: ObjectFetcher): Promise<DecodedEnvelope> {
+  const parsed = envelope instanceof Uint8Array ? parseEnvelope(envelope) : envelope;
+  return parsed.kind === 'hydration' ? { kind: 'hydration', snapshot: await readHydration(parsed, fetchObject) } : { kind: 'delta', delta: await readDelta(parsed) };
+}

@@ -1,0 +1,80 @@
+/**
+ * Writing a namespace's keys with compare-and-set, so that concurrent control planes never put an
+ * older hydration or delta over a newer one, nor delete a namespace re-created since.
+ */
+import type { NamespaceSnapshot } from '@ensign/engine';
+import type { SnapshotDelta } from '@ensign/snapshots';
+import { type BucketContext, dropObject, heldEnvelope, objectOf } from './bucket-context.js';
+import { encodeEnvelope } from './envelope-codec.js';
+import { namespaceKeyToDeltaKey, namespaceKeyToKvKey } from './keys.js';
+import { retryOnConflict } from './kv-follow.js';
+
+const inlineOptions = (context: BucketContext) => (context.maxInlineBytes === undefined ? {} : { maxInlineBytes: context.maxInlineBytes });
+
+/** Puts a hydration unless one at least as new is held; the bytes written, or undefined when not placed. */
+export async function publishHydration(context: BucketContext, snapshot: NamespaceSnapshot): Promise<number | undefined> {
+  const { kv, os } = await context.handles();
+  const key = namespaceKeyToKvKey(snapshot.namespaceKey);
+  const slot = { namespaceKey: snapshot.namespaceKey, kind: 'hydration' as const };
+  // Cheap early exit before compressing and uploading a document that would not be taken.
+  if ((heldEnvelope(context, await kv.get(key), slot)?.revision ?? -1) >= snapshot.revision) return undefined;
+  const encoded = await encodeEnvelope(snapshot, inlineOptions(context));
+  if (encoded.object !== undefined) await os.putBlob({ name: encoded.object.name }, encoded.object.data);
+  let placed = false;
+  try {
+    await retryOnConflict(`publishing the hydration ${snapshot.namespaceKey}@${snapshot.revision}`, async () => {
+      const current = await kv.get(key);
+      const held = heldEnvelope(context, current, slot);
+      if (held !== undefined && held.revision >= snapshot.revision) return;
+      await kv.put(key, encoded.value, { previousSeq: current?.revision ?? 0 });
+      placed = true;
+      await dropObject(context, os, objectOf(held));
+    });
+  } finally {
+    if (!placed) await dropObject(context, os, encoded.object?.name);
+  }
+  return placed ? encoded.value.length + (encoded.object?.data.length ?? 0) : undefined;
+}
+
+/**
+ * Puts a delta unless the namespace's delta is at least as new; the bytes written, or
+ * undefined when not placed. Throws `DeltaTooLargeError` when it would not go inline.
+ */
+export async function publishDelta(context: BucketContext, delta: SnapshotDelta): Promise<number | undefined> {
+  const encoded = await encodeEnvelope(delta, inlineOptions(context));
+  const { kv } = await context.handles();
+  const deltaKey = namespaceKeyToDeltaKey(delta.namespaceKey);
+  let placed = false;
+  // The hydration is not read: a delta under a newer hydration is skipped by every reader, and
+  // reading a hydration (up to a whole inline document) would make each write cost the namespace.
+  await retryOnConflict(`publishing the delta ${delta.namespaceKey}@${delta.revision}`, async () => {
+    const current = await kv.get(deltaKey);
+    const held = heldEnvelope(context, current, { namespaceKey: delta.namespaceKey, kind: 'delta' });
+    if (held !== undefined && held.revision >= delta.revision) return;
+    await kv.put(deltaKey, encoded.value, { previousSeq: current?.revision ?? 0 });
+    placed = true;
+  });
+  return placed ? encoded.value.length : undefined;
+}
+
+/**
+ * Deletes a namespace deleted at `revision`: its delta, then its hydration and object, so watchers
+ * see the hydration's deletion last. Nothing is deleted when either key holds a newer revision
+ * (the namespace was re-created).
+ */
+export async function removeNamespace(context: BucketContext, namespaceKey: string, revision: number): Promise<void> {
+  const { kv, os } = await context.handles();
+  const hydrationKey = namespaceKeyToKvKey(namespaceKey);
+  const deltaKey = namespaceKeyToDeltaKey(namespaceKey);
+  await retryOnConflict(`removing ${namespaceKey}@${revision}`, async () => {
+    const [hydration, delta] = await Promise.all([kv.get(hydrationKey), kv.get(deltaKey)]);
+    const heldHydration = heldEnvelope(context, hydration, { namespaceKey, kind: 'hydration' });
+    const heldDelta = heldEnvelope(context, delta, { namespaceKey, kind: 'delta' });
+    if ((heldHydration?.revision ?? -1) > revision || (heldDelta?.revision ?? -1) > revision) return;
+    if (delta?.operation === 'PUT') await kv.delete(deltaKey, { previousSeq: delta.revision });
+    if (hydration?.operation === 'PUT') {
+      await kv.delete(hydrationKey, { previousSeq: hydration.revision });
+      await dropObject(context, os, objectOf(heldHydration));
+    }
+  });
+}

@@ -1,0 +1,45 @@
+/** `/metrics` of the snapshot bus as a control plane uses it: what it published, and its connection. */
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { PublishCounts } from '../snapshots/bus-publisher.js';
+
+export interface PublishMetricsSource {
+  counts: PublishCounts;
+  lagging(): string[];
+}
+
+/** Registers the publish totals (read at scrape time) and returns what counts the connection's reconnects. */
+export function registerPublishMetrics(registry: Registry, source: PublishMetricsSource): { reconnected(): void; connected(up: boolean): void } {
+  new Counter({
+    name: 'ensign_snapshot_published_total',
+    help: 'Snapshots published to NATS, by kind (hydration: the whole namespace; delta: the flags changed since the hydration).',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ kind: 'hydration' }, source.counts.hydrations);
+      this.inc({ kind: 'delta' }, source.counts.deltas);
+    },
+  });
+  new Counter({
+    name: 'ensign_snapshot_published_bytes_total',
+    help: 'Bytes published to NATS (KV values and objects), by kind.',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ kind: 'hydration' }, source.counts.hydrationBytes);
+      this.inc({ kind: 'delta' }, source.counts.deltaBytes);
+    },
+  });
+  new Gauge({
+    name: 'ensign_snapshot_lagging_namespaces',
+    help: 'Namespaces whose latest publish to NATS failed (the reconcile loop retries them).',
+    registers: [registry],
+    collect() {
+      this.set(source.lagging().length);
+    },
+  });
+  const reconnects = new Counter({ name: 'ensign_nats_reconnects_total', help: 'Times the NATS connection came back after it was lost.', registers: [registry] });
+  const up = new Gauge({ name: 'ensign_nats_connected', help: '1 while the NATS connection is up.', registers: [registry] });
+  return { reconnected: () => reconnects.inc(), connected: (isUp) => up.set(isUp ? 1 : 0) };
+}

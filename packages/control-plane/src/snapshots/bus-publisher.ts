@@ -1,0 +1,123 @@
+/**
+ * Publishes this control plane's versions to the snapshot bucket without holding up the writes
+ * that made them: per namespace at most one publish runs, and a burst of writes folds into one. A
+ * publish is a small delta (every flag changed since the bucket's hydration) unless the changes are
+ * not known or the deltas sent since the last hydration add up to its size; then the whole
+ * namespace goes as a new hydration (compaction). Namespaces whose changes sat out of a hydration
+ * for `compactAfterMs` are compacted by the schedule.
+ */
+import { KeyedLanes, type SnapshotDelta, type SnapshotVersion } from '@ensign/snapshots';
+import type { NamespaceSnapshot } from '@ensign/engine';
+import type { Logger } from 'pino';
+import type { DeltaTracker } from './delta-tracker.js';
+
+/** What the publisher needs of the snapshot bus (`@ensign/bus`'s `SnapshotBus` has it). */
+export interface PublishingBus {
+  publishHydration(snapshot: NamespaceSnapshot): Promise<number | undefined>;
+  publishDelta(delta: SnapshotDelta): Promise<number | undefined>;
+  remove(namespaceKey: string, revision: number): Promise<void>;
+}
+
+/** Running totals since start, for `/metrics` and the write benchmark. */
+export interface PublishCounts {
+  hydrations: number;
+  deltas: number;
+  hydrationBytes: number;
+  deltaBytes: number;
+  failures: number;
+}
+
+/** A delta naming more flags than this goes as a hydration instead. */
+const MAX_DELTA_FLAGS = 2000;
+
+export interface BusPublisherOptions {
+  bus: PublishingBus;
+  tracker: DeltaTracker;
+  /** The version this instance holds now (the newest; a burst publishes only the last). */
+  current: (namespaceKey: string) => SnapshotVersion | undefined;
+  logger: Logger;
+}
+
+export class BusPublisher {
+  readonly counts: PublishCounts = { hydrations: 0, deltas: 0, hydrationBytes: 0, deltaBytes: 0, failures: 0 };
+  private readonly lanes = new KeyedLanes();
+  /** Namespaces whose latest publish failed: the bucket may be behind for them. */
+  private readonly failed = new Set<string>();
+
+  constructor(private readonly options: BusPublisherOptions) {}
+
+  /** Publishes the namespace's current version soon; never throws. */
+  publish(namespaceKey: string, compact = false): void {
+    this.lanes.run(namespaceKey, () => this.publishNow(namespaceKey, compact));
+  }
+
+  remove(namespaceKey: string, revision: number): void {
+    this.options.tracker.forget(namespaceKey);
+    this.lanes.run(namespaceKey, async () => {
+      try {
+        await this.options.bus.remove(namespaceKey, revision);
+        this.failed.delete(namespaceKey);
+      } catch (err) {
+        this.fail(namespaceKey, revision, err);
+      }
+    });
+  }
+
+  /** Namespaces whose latest publish failed. */
+  lagging(): string[] {
+    return [...this.failed];
+  }
+
+  /** Resolves once every publish asked for so far has finished (or failed and been logged). */
+  settled(): Promise<void> {
+    return this.lanes.settled();
+  }
+
+  private async publishNow(namespaceKey: string, compact: boolean): Promise<void> {
+    const { tracker, current, bus } = this.options;
+    const version = current(namespaceKey);
+    if (version === undefined) return;
+    const track = tracker.get(namespaceKey);
+    if (version.revision <= track.published && !compact) return;
+    try {
+      const delta = compact || !tracker.knows(track) || track.deltaBytes >= track.hydrationBytes ? undefined : version.deltaFrom(track.base, track.changed.keys());
+      if (delta !== undefined && delta.flags.length + delta.removed.length <= MAX_DELTA_FLAGS && (await this.sendDelta(delta))) {
+        // Sent (or the bucket already holds something newer).
+      } else {
+        const bytes = await bus.publishHydration(version.snapshot);
+        if (bytes !== undefined) {
+          this.counts.hydrations++;
+          this.counts.hydrationBytes += bytes;
+        }
+        tracker.hydrated(namespaceKey, version.revision, bytes ?? track.hydrationBytes);
+      }
+      track.published = Math.max(track.published, version.revision);
+      this.failed.delete(namespaceKey);
+    } catch (err) {
+      this.fail(namespaceKey, version.revision, err);
+    }
+  }
+
+  /** False when the delta could not go (too large for one message): the caller sends a hydration. */
+  private async sendDelta(delta: SnapshotDelta): Promise<boolean> {
+    let bytes: number | undefined;
+    try {
+      bytes = await this.options.bus.publishDelta(delta);
+    } catch (err) {
+      this.options.logger.debug({ err, namespace: delta.namespaceKey, revision: delta.revision }, 'delta not sent; a hydration goes instead');
+      return false;
+    }
+    if (bytes !== undefined) {
+      this.counts.deltas++;
+      this.counts.deltaBytes += bytes;
+      this.options.tracker.get(delta.namespaceKey).deltaBytes += bytes;
+    }
+    return true;
+  }
+
+  private fail(namespaceKey: string, revision: number, err: unknown): void {
+    this.counts.failures++;
+    if (!this.failed.has(namespaceKey)) this.options.logger.error({ err, namespace: namespaceKey, revision }, 'snapshot not published to NATS; it is retried when the connection is back and by the reconcile loop');
+    this.failed.add(namespaceKey);
+  }
+}

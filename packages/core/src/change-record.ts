@@ -1,0 +1,40 @@
+/**
+ * What one committed write did, as the store reports it: the single record that feeds the
+ * evaluation snapshots, the read-cache invalidation, the audit trail, webhooks and streams.
+ */
+
+/** What the write did to its resource. */
+export type ChangeAction = 'created' | 'updated' | 'deleted' | 'reordered';
+
+/** The kind of resource a change record is about. */
+export type ChangeResource = 'namespace' | 'flag' | 'variant' | 'segment' | 'constraint' | 'rule' | 'distribution' | 'rollout';
+
+/** Who made a change, from the request's authentication; absent when authentication is off. */
+export interface Actor {
+  /** The authentication's id. */
+  authenticationId: string;
+  /** The authentication method, in Flipt's spelling (`METHOD_TOKEN`, `METHOD_OIDC`, …). */
+  method: string;
+  /** A name to show: the token's name, the user's email or login, the service account. */
+  name?: string;
+}
+
+/** One committed write. */
+export interface ChangeRecord {
+  namespaceKey: string;
+  /** The namespace's revision after the write. */
+  revision: number;
+  resource: ChangeResource;
+  /** The resource's key (namespace, flag, segment) or id (variant, constraint, rule, distribution, rollout). */
+  key: string;
+  /** The flag or segment the resource belongs to, for variants, rules, distributions, rollouts and constraints. */
+  parentKey?: string;
+  action: ChangeAction;
+  /** The resource as it was; absent for a creation. */
+  before?: unknown;
+  /** The resource as written; absent for a deletion. */
+  after?: unknown;
+  actor?: Actor;
+  /** When the write was made, UTC ISO-8601 (the stored `updatedAt`). */
+  at: string;
+}

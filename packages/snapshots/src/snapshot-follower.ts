@@ -1,0 +1,200 @@
+/**
+ * Follows the snapshot bucket into a holder: the one place where "a newer revision wins", "a
+ * snapshot or delta that fails to compile or verify stays out, logged once" and "a gap is healed by
+ * fetching the whole namespace" are decided, for control planes and evaluators alike.
+ */
+import type { CompileOptions } from '@ensign/engine';
+import type { FollowedBucket, FollowedEntry } from './followed-bucket.js';
+import type { SnapshotDelta } from './snapshot-delta.js';
+import { Refusals } from './refusals.js';
+import type { SnapshotLogger } from './snapshot-logger.js';
+import { SnapshotVersion } from './snapshot-version.js';
+import type { VersionHolder } from './version-holder.js';
+
+export interface SnapshotFollowerOptions {
+  bucket: FollowedBucket;
+  holder: VersionHolder;
+  compile: CompileOptions;
+  logger: SnapshotLogger;
+  /** Confirms a namespace deleted in the bucket is gone (a control plane asks its database); the delete is taken when absent. */
+  confirmDelete?: (namespaceKey: string) => Promise<boolean>;
+  /** Hears of each hydration and delta that verified (what a control plane's publisher may build on); nothing unverified reaches it. */
+  verified?: VerifiedListener;
+}
+
+/** What verified entries tell a listener about the bucket. */
+export interface VerifiedListener {
+  hydration(namespaceKey: string, revision: number): void;
+  delta(delta: SnapshotDelta): void;
+}
+
+/** Running totals since start, for `/metrics`. */
+export interface FollowerCounts {
+  /** Entries by what became of them. */
+  hydrations: number;
+  deltas: number;
+  /** Not newer than the version held. */
+  stale: number;
+  /** Of a namespace the holder did not want (a full cache): only the revision was announced. */
+  deferred: number;
+  /** Did not verify or compile; the version held stays. */
+  refused: number;
+  /** Whole namespaces fetched, on a gap, a refused delta or a request for one not held. */
+  fetches: number;
+}
+
+export class SnapshotFollower {
+  readonly counts: FollowerCounts = { hydrations: 0, deltas: 0, stale: 0, deferred: 0, refused: 0, fetches: 0 };
+  private readonly refusals: Refusals;
+  private readonly loading = new Map<string, Promise<SnapshotVersion | undefined>>();
+  private watching: { stop(): Promise<void> } | undefined;
+  private synced = false;
+
+  constructor(private readonly options: SnapshotFollowerOptions) {
+    this.refusals = new Refusals(options.logger);
+  }
+
+  /** Starts following; returns at once (the bus connects and retries in the background). */
+  async start(onSynced: () => void = () => undefined): Promise<void> {
+    this.watching = await this.options.bucket.watch(
+      (entry) => this.take(entry),
+      () => {
+        this.synced = true;
+        onSynced();
+      },
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.watching?.stop();
+    this.watching = undefined;
+  }
+
+  /** True once every entry the bucket held at start has been delivered. */
+  ready(): boolean {
+    return this.synced;
+  }
+
+  /**
+   * Fetches a namespace whole (its hydration, then its delta) and offers it to the holder. Resolves
+   * with what the holder then holds, undefined when the bucket has no such namespace; rejects when
+   * the bucket cannot be read or the hydration is refused. Callers share concurrent loads themselves.
+   */
+  load(namespaceKey: string): Promise<SnapshotVersion | undefined> {
+    return this.fetch(namespaceKey);
+  }
+
+  /** Whether that revision of the namespace was refused (it is not fetched again to be refused again). */
+  refused(namespaceKey: string, revision: number): boolean {
+    return this.refusals.refused(namespaceKey, revision);
+  }
+
+  /** Handles one entry of the watch; never throws. */
+  async take(entry: FollowedEntry): Promise<void> {
+    const { holder } = this.options;
+    const key = entry.namespaceKey;
+    if (entry.kind === 'delete') {
+      await this.drop(key);
+      return;
+    }
+    const held = holder.peek(key);
+    const newest = held?.revision ?? holder.announced?.(key);
+    if (newest !== undefined && newest >= entry.revision) {
+      this.counts.stale++;
+      return;
+    }
+    holder.announce?.(key, entry.revision);
+    if (held === undefined && !holder.wants(key)) {
+      this.counts.deferred++;
+      return;
+    }
+    if (this.refusals.refused(key, entry.revision)) return;
+    if (entry.kind === 'hydration') {
+      try {
+        const version = SnapshotVersion.hydrate(await entry.read(), this.options.compile);
+        this.options.verified?.hydration(key, version.revision);
+        if (holder.offer(version)) this.counts.hydrations++;
+        else this.counts.deferred++;
+      } catch (err) {
+        this.counts.refused++;
+        this.refusals.refuse(key, entry.revision, 'snapshot', err);
+      }
+      return;
+    }
+    if (held === undefined || entry.baseRevision > held.revision) {
+      await this.heal(key, `revision ${held?.revision ?? 'none'} held, delta from ${entry.baseRevision}`);
+      return;
+    }
+    try {
+      const delta = await entry.read();
+      const version = held.apply(delta);
+      this.options.verified?.delta(delta);
+      if (holder.offer(version)) this.counts.deltas++;
+      else this.counts.stale++;
+    } catch (err) {
+      this.counts.refused++;
+      this.refusals.refuse(key, entry.revision, 'delta', err);
+      await this.heal(key, 'refused delta');
+    }
+  }
+
+  private async heal(namespaceKey: string, why: string): Promise<void> {
+    let pending = this.loading.get(namespaceKey);
+    if (pending === undefined) {
+      pending = this.fetch(namespaceKey).finally(() => this.loading.delete(namespaceKey));
+      this.loading.set(namespaceKey, pending);
+    }
+    try {
+      await pending;
+      this.options.logger.debug({ namespace: namespaceKey, why }, 'namespace fetched whole');
+    } catch (err) {
+      this.options.logger.warn({ err, namespace: namespaceKey, why }, 'namespace could not be fetched whole; the next entry retries');
+    }
+  }
+
+  private async fetch(namespaceKey: string): Promise<SnapshotVersion | undefined> {
+    const { bucket, holder, compile } = this.options;
+    const current = await bucket.get(namespaceKey);
+    this.counts.fetches++;
+    if (current === undefined) return undefined;
+    const { hydration, delta } = current;
+    let version: SnapshotVersion;
+    try {
+      version = SnapshotVersion.hydrate(hydration, compile);
+    } catch (err) {
+      this.counts.refused++;
+      this.refusals.refuse(namespaceKey, hydration.revision, 'snapshot', err);
+      throw err;
+    }
+    this.options.verified?.hydration(namespaceKey, version.revision);
+    if (delta !== undefined && delta.revision > version.revision && !this.refusals.refused(namespaceKey, delta.revision)) {
+      try {
+        version = version.apply(delta);
+        this.options.verified?.delta(delta);
+      } catch (err) {
+        this.counts.refused++;
+        this.refusals.refuse(namespaceKey, delta.revision, 'delta', err);
+      }
+    }
+    if (holder.offer(version)) this.counts.hydrations++;
+    return holder.peek(namespaceKey) ?? version;
+  }
+
+  private async drop(namespaceKey: string): Promise<void> {
+    const { holder, confirmDelete, logger } = this.options;
+    if (holder.peek(namespaceKey) === undefined && confirmDelete !== undefined) {
+      holder.drop(namespaceKey);
+      return;
+    }
+    if (confirmDelete !== undefined) {
+      try {
+        if (!(await confirmDelete(namespaceKey))) return;
+      } catch (err) {
+        logger.warn({ err, namespace: namespaceKey }, 'namespace deleted in the bucket kept: its deletion could not be confirmed');
+        return;
+      }
+    }
+    this.refusals.forget(namespaceKey);
+    holder.drop(namespaceKey);
+  }
+}
