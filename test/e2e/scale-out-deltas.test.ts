@@ -21,8 +21,8 @@ test.after.always(async () => {
   await nats.drop();
 });
 
-async function start(command: 'server' | 'evaluator', natsUrl?: string): Promise<EnsignProcess> {
-  const p = await startEnsign({ command, env: { ...nats.env(natsUrl), ENSIGN_NATS_RECONCILE_INTERVAL: '2s' } });
+async function start(command: 'server' | 'evaluator', natsUrl?: string, reconcileInterval = '2s'): Promise<EnsignProcess> {
+  const p = await startEnsign({ command, env: { ...nats.env(natsUrl), ENSIGN_NATS_RECONCILE_INTERVAL: reconcileInterval } });
   processes.push(p);
   return p;
 }
@@ -155,4 +155,31 @@ test.serial('a corrupt delta and an out-of-order delta are refused, and the writ
     const refusals = evaluator.logs().split('\n').filter((line) => line.includes('refused'));
     t.is(refusals.length, 2, `each refused delta is logged once: ${refusals.join('\n')}`);
   }
+});
+
+test.serial('a control plane cut off from NATS catches the evaluators up within 5 s of NATS being back, and says so', async (t) => {
+  const proxy = new TcpProxy(NATS_PORT, await freePort());
+  proxies.push(proxy);
+  await proxy.open();
+  // A reconcile interval far beyond the test: only the reconnect can catch the evaluators up.
+  const cut = await start('server', proxy.url('nats'), '10m');
+  const cutApi = jsonClient(cut.baseUrl);
+  const evaluator = jsonClient((await start('evaluator')).baseUrl);
+  const ns = 'outage';
+  t.is((await cutApi.post('/api/v1/namespaces', { key: ns, name: ns })).status, 200);
+  t.is((await cutApi.post(`/api/v1/namespaces/${ns}/flags`, { key: 'f', name: 'F', type: 'BOOLEAN_FLAG_TYPE', enabled: false })).status, 200);
+  const batch = { requests: [{ namespaceKey: ns, flagKey: 'f', entityId: 'u1' }] };
+  await assertConverged(t, cutApi, [evaluator], batch, 'before the outage');
+
+  await proxy.close();
+  t.is((await cutApi.put(`/api/v1/namespaces/${ns}/flags/f`, { name: 'F', enabled: true })).status, 200, 'a write commits while NATS is away');
+  await delay(1500);
+  await proxy.open();
+  const back = Date.now();
+  await assertConverged(t, cutApi, [evaluator], batch, 'after the outage');
+  t.true(Date.now() - back < 5_000, `the evaluator had the write ${Date.now() - back} ms after NATS was back`);
+  t.regex(cut.logs(), /NATS reconnected after \d+ ms down/);
+  const metrics = await fetch(`${cut.baseUrl}/metrics`).then((r) => r.text());
+  t.regex(metrics, /^ensign_nats_reconnects_total 1$/m);
+  t.regex(metrics, /^ensign_nats_connected 1$/m);
 });

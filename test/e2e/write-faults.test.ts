@@ -23,11 +23,15 @@ test('a write while PostgreSQL is unreachable is a 503 with a logged cause, and 
   const refused = await api.post('/api/v1/flags', { key: 'during', name: 'During' });
   t.is(refused.status, 503, refused.text);
   t.deepEqual(refused.body, { code: 14, message: 'database unavailable', details: [] });
-  const logged = server
-    .logs()
-    .split('\n')
-    .filter((line) => line.includes('"request failed"'))
-    .map((line) => JSON.parse(line) as { err?: { message?: string; stack?: string; cause?: unknown } });
+  const failures = () =>
+    server
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('"request failed"'))
+      .map((line) => JSON.parse(line) as { err?: { message?: string; stack?: string; cause?: unknown } });
+  // The process's output arrives a little after its answer.
+  for (let i = 0; i < 40 && failures().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const logged = failures();
   t.true(logged.length > 0, 'the failure is logged');
   t.regex(JSON.stringify(logged.at(-1)?.err), /ECONNREFUSED|Connection terminated|connect/i, 'with the driver error as its cause');
 

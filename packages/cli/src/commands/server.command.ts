@@ -82,6 +82,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
       const healing = reconciler;
       // Back from an outage: what was published while it lasted is caught up at once, not at the next interval.
       let wasDown = false;
+      connection.connected(bus.status() === 'connected');
       bus.onStatus((status) => {
         connection.connected(status === 'connected');
         if (status !== 'connected') wasDown = true;

@@ -58,7 +58,6 @@ export class DeltaTracker {
   unknownUpTo(namespaceKey: string, revision: number): void {
     const track = this.get(namespaceKey);
     track.unknownUntil = Math.max(track.unknownUntil, revision);
-    track.changedSince ??= this.now();
   }
 
   /** Whether a delta from `base` can name every change up to now. */

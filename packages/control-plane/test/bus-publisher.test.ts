@@ -1,0 +1,132 @@
+/** BusPublisher: hydration first, then cumulative deltas, compaction when deltas outweigh the hydration, bursts folded. */
+import test from 'ava';
+import type { NamespaceSnapshot, SnapshotFlag } from '@ensign/engine';
+import { type SnapshotDelta, SnapshotVersion } from '@ensign/snapshots';
+import { BusPublisher, type PublishingBus } from '../src/snapshots/bus-publisher.js';
+import { DeltaTracker } from '../src/snapshots/delta-tracker.js';
+import { capturingLogger } from './snapshot-fakes.js';
+
+const OPTIONS = { hash: 'murmur3' as const };
+
+function flag(key: string, enabled = true): SnapshotFlag {
+  return { key, name: key, description: '', enabled, type: 'BOOLEAN_FLAG_TYPE', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', rules: [], rollouts: [] };
+}
+
+/** A bucket that records what it was given; bytes are the JSON length of what was sent. */
+class RecordingBus implements PublishingBus {
+  readonly sent: Array<{ kind: 'hydration'; snapshot: NamespaceSnapshot } | { kind: 'delta'; delta: SnapshotDelta }> = [];
+  failNext = false;
+  refuseDeltas = false;
+  async publishHydration(snapshot: NamespaceSnapshot): Promise<number | undefined> {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('NATS unreachable');
+    }
+    this.sent.push({ kind: 'hydration', snapshot });
+    return JSON.stringify(snapshot).length;
+  }
+  async publishDelta(delta: SnapshotDelta): Promise<number | undefined> {
+    if (this.refuseDeltas) throw new Error('too large');
+    this.sent.push({ kind: 'delta', delta });
+    return JSON.stringify(delta).length;
+  }
+  async remove(): Promise<void> {}
+  kinds(): string[] {
+    return this.sent.map((s) => s.kind);
+  }
+}
+
+function setup() {
+  const bus = new RecordingBus();
+  const tracker = new DeltaTracker();
+  let current = SnapshotVersion.build('ns', 1, Array.from({ length: 40 }, (_, i) => flag(`f${i}`)), OPTIONS);
+  tracker.unknownUpTo('ns', 1);
+  const publisher = new BusPublisher({ bus, tracker, current: () => current, logger: capturingLogger().logger });
+  /** A write at the next revision switching `key` off, as the pipeline records it. */
+  const write = (key: string): void => {
+    current = current.next(current.revision + 1, [flag(key, false)], []);
+    tracker.wrote('ns', current.revision, [key]);
+    publisher.publish('ns');
+  };
+  return { bus, tracker, publisher, write, current: () => current };
+}
+
+test('the first publish is a hydration; later ones are deltas naming every flag changed since it', async (t) => {
+  const { bus, publisher, write } = setup();
+  publisher.publish('ns');
+  await publisher.settled();
+  write('f1');
+  await publisher.settled();
+  write('f2');
+  await publisher.settled();
+  t.deepEqual(bus.kinds(), ['hydration', 'delta', 'delta']);
+  const last = bus.sent[2];
+  if (last?.kind !== 'delta') throw new Error('expected a delta');
+  t.is(last.delta.baseRevision, 1);
+  t.is(last.delta.revision, 3);
+  t.deepEqual(last.delta.flags.map((f) => f.key).sort(), ['f1', 'f2'], 'cumulative since the hydration');
+  t.is(publisher.counts.deltas, 2);
+});
+
+test('once the deltas sent add up to the hydration, the next publish is a hydration again', async (t) => {
+  const { bus, publisher, write } = setup();
+  publisher.publish('ns');
+  await publisher.settled();
+  for (let i = 0; i < 40; i++) {
+    write(`f${i}`);
+    await publisher.settled();
+  }
+  const kinds = bus.kinds();
+  const hydrations = kinds.filter((k) => k === 'hydration').length;
+  t.true(hydrations >= 2, `compacted (${kinds.join(',')})`);
+  t.true(kinds.filter((k) => k === 'delta').length > hydrations, 'mostly deltas');
+  const after = kinds.lastIndexOf('hydration');
+  const next = bus.sent[after + 1];
+  if (next !== undefined && next.kind === 'delta') t.is(next.delta.baseRevision, (bus.sent[after] as { snapshot: NamespaceSnapshot }).snapshot.revision, 'deltas start again from the new hydration');
+});
+
+test('a burst of writes folds into fewer publishes, the last one the newest version', async (t) => {
+  const { bus, publisher, write, current } = setup();
+  publisher.publish('ns');
+  for (let i = 0; i < 10; i++) write(`f${i}`);
+  await publisher.settled();
+  t.true(bus.sent.length < 11, `${bus.sent.length} publishes for 11 versions`);
+  const last = bus.sent.at(-1);
+  t.is(last?.kind === 'delta' ? last.delta.revision : last?.snapshot.revision, current().revision);
+});
+
+test('a delta that cannot go goes as a hydration; a failed publish leaves the namespace lagging until the next succeeds', async (t) => {
+  const { bus, publisher, write } = setup();
+  publisher.publish('ns');
+  await publisher.settled();
+  bus.refuseDeltas = true;
+  write('f1');
+  await publisher.settled();
+  t.deepEqual(bus.kinds(), ['hydration', 'hydration']);
+  bus.refuseDeltas = false;
+  bus.failNext = true;
+  publisher.publish('ns', true);
+  await publisher.settled();
+  t.deepEqual(publisher.lagging(), ['ns']);
+  t.is(publisher.counts.failures, 1);
+  write('f2');
+  await publisher.settled();
+  t.deepEqual(publisher.lagging(), []);
+});
+
+test('the tracker names namespaces whose changes waited outside a hydration long enough', (t) => {
+  let now = 1000;
+  const tracker = new DeltaTracker(() => now);
+  tracker.hydrated('a', 5);
+  tracker.wrote('a', 6, ['x']);
+  tracker.unknownUpTo('b', 3);
+  now += 500;
+  t.deepEqual(tracker.stale(1000), []);
+  now += 600;
+  t.deepEqual(tracker.stale(1000), ['a'], 'a namespace read whole at start-up is not compacted for that alone');
+  tracker.hydrated('a', 6);
+  t.deepEqual(tracker.stale(1000), []);
+  t.false(tracker.knows(tracker.get('b')));
+  tracker.hydrated('b', 3);
+  t.true(tracker.knows(tracker.get('b')));
+});
