@@ -42,7 +42,7 @@ export function cleanUp(boundMs = 20_000): Promise<void> {
  * Installs the safety nets: a hard timeout, SIGINT/SIGTERM, uncaught errors, and a last SIGKILL
  * of any child still there when the process exits.
  */
-export function installSafetyNets(timeoutSeconds: number): () => void {
+export function installSafetyNets(timeoutSeconds: number, name = 'propagation benchmark'): () => void {
   let aborting = false;
   const abort = (reason: string) => {
     // What fails after the first reason is fallout of the children being stopped.
@@ -51,7 +51,7 @@ export function installSafetyNets(timeoutSeconds: number): () => void {
     console.error(reason);
     void cleanUp().finally(() => process.exit(1));
   };
-  const timer = setTimeout(() => abort(`propagation benchmark: hard timeout of ${timeoutSeconds} s reached; stopping`), timeoutSeconds * 1000);
+  const timer = setTimeout(() => abort(`${name}: hard timeout of ${timeoutSeconds} s reached; stopping`), timeoutSeconds * 1000);
   process.once('SIGINT', () => abort('interrupted'));
   process.once('SIGTERM', () => abort('terminated'));
   process.on('uncaughtException', (err) => abort(`uncaught: ${err.stack ?? err.message}`));

@@ -42,11 +42,14 @@ async function waitForHealth(node: EnsignNode, timeoutMs = 30_000): Promise<void
 /** Starts `ensign <command>` in `cwd` and resolves once its /health answers 200. */
 async function startNode(name: string, command: 'server' | 'evaluator', cwd: string, env: Record<string, string>): Promise<EnsignNode> {
   const port = await freePort();
+  // Both commands serve gRPC too: each needs a port of its own, not the default 9000.
+  const grpcPort = await freePort();
+  const ports = { ENSIGN_SERVER_HTTP_PORT: String(port), ENSIGN_SERVER_GRPC_PORT: String(grpcPort) };
   const child = track(
     spawn(process.execPath, [CLI_MAIN, command], {
       cwd,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: childEnv({ ...env, ENSIGN_SERVER_HOST: '127.0.0.1', ENSIGN_SERVER_HTTP_PORT: String(port), ENSIGN_LOG_LEVEL: 'warn' }),
+      env: childEnv({ ...env, ENSIGN_SERVER_HOST: '127.0.0.1', ...ports, ENSIGN_LOG_LEVEL: 'warn' }),
     }),
   );
   const node = { name, child, port, client: new KeepAliveClient(port) };

@@ -9,9 +9,12 @@
 const REMOVED: unique symbol = Symbol('removed');
 type Slot<V> = V | typeof REMOVED;
 
-/** The overlay is folded into a new base once it holds more than this many keys or this share of the base. */
-const MIN_OVERLAY = 64;
-const OVERLAY_SHARE = 0.125;
+/**
+ * The overlay is folded into a new base once it holds more keys than the square root of the base's
+ * size (at least this many): copying the overlay on each version and folding it now and then then
+ * cost about the same, O(√n) per version.
+ */
+const MIN_OVERLAY = 32;
 
 export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   readonly size: number;
@@ -59,7 +62,7 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
       if (!held) size += 1;
       overlay.set(key, value);
     }
-    if (overlay.size > Math.max(MIN_OVERLAY, this.base.size * OVERLAY_SHARE)) return LayeredMap.fold(this.base, overlay, size);
+    if (overlay.size > Math.max(MIN_OVERLAY, Math.sqrt(this.base.size))) return LayeredMap.fold(this.base, overlay, size);
     return new LayeredMap(this.base, overlay, size);
   }
 

@@ -9,8 +9,9 @@ import type { SnapshotDocument, SnapshotFlag } from '@ensign/engine';
 
 const MODULUS = 1n << 256n;
 
-/** What a flag adds to its document's checksum, and its JSON length (for the held-size estimate). */
+/** A flag with what it adds to its document's checksum and its JSON length (for the held-size estimate). */
 export interface FlagDigest {
+  flag: SnapshotFlag;
   digest: bigint;
   chars: number;
 }
@@ -18,7 +19,7 @@ export interface FlagDigest {
 /** The digest of one flag, from its JSON. */
 export function digestFlag(flag: SnapshotFlag): FlagDigest {
   const json = JSON.stringify(flag);
-  return { digest: BigInt(`0x${createHash('sha256').update(json).digest('hex')}`), chars: json.length };
+  return { flag, digest: BigInt(`0x${createHash('sha256').update(json).digest('hex')}`), chars: json.length };
 }
 
 /** `sum` with `removed` taken out and `added` put in, modulo 2^256. */

@@ -23,3 +23,15 @@ export function mergeFlags(a: readonly SnapshotFlag[], b: readonly SnapshotFlag[
   while (j < b.length) out[k++] = b[j++] as SnapshotFlag;
   return out;
 }
+
+/** The index of `flag` in `flags` (canonical order), or where it would go: the first position not before it. */
+export function positionOf(flags: readonly SnapshotFlag[], flag: SnapshotFlag): number {
+  let low = 0;
+  let high = flags.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareFlags(flags[middle] as SnapshotFlag, flag) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}

@@ -6,7 +6,7 @@
 import { compileSnapshot, LayeredMap, patchSnapshot } from '@ensign/engine';
 import type { CompileOptions, CompiledSnapshot, NamespaceSnapshot, SnapshotFlag } from '@ensign/engine';
 import { adjustSum, checksumOf, digestFlag, type FlagDigest } from './checksum.js';
-import { compareFlags, mergeFlags } from './flag-order.js';
+import { compareFlags, mergeFlags, positionOf } from './flag-order.js';
 import type { SnapshotDelta } from './snapshot-delta.js';
 import { SnapshotMismatchError } from './snapshot-errors.js';
 
@@ -70,8 +70,7 @@ export class SnapshotVersion {
 
   /** The flag of that key, or undefined. */
   flag(key: string): SnapshotFlag | undefined {
-    if (!this.digests.has(key)) return undefined;
-    return this.snapshot.document.flags.find((f) => f.key === key);
+    return this.digests.get(key)?.flag;
   }
 
   /**
@@ -101,21 +100,9 @@ export class SnapshotVersion {
     }
     const digests = this.digests.with(changedDigests, gone);
 
-    const goneSet = new Set(gone);
-    const placed = new Set<string>();
-    const kept: SnapshotFlag[] = [];
-    for (const flag of this.snapshot.document.flags) {
-      const upsert = upserts.get(flag.key);
-      if (upsert === undefined) {
-        if (!goneSet.has(flag.key)) kept.push(flag);
-      } else if (upsert.createdAt === flag.createdAt) {
-        kept.push(upsert);
-        placed.add(flag.key);
-      }
-    }
-    const inserted = [...upserts.values()].filter((f) => !placed.has(f.key)).sort(compareFlags);
+    const ordered = this.nextFlags(upserts, gone);
     const namespaceKey = this.namespaceKey;
-    const document = { namespace: { key: namespaceKey }, flags: mergeFlags(kept, inserted) };
+    const document = { namespace: { key: namespaceKey }, flags: ordered };
     const snapshot = { namespaceKey, revision, checksum: checksumOf(namespaceKey, document.flags.length, sum), document };
     return new SnapshotVersion(snapshot, compiled, digests, sum, chars, this.options);
   }
@@ -141,17 +128,49 @@ export class SnapshotVersion {
 
   /** The delta from `baseRevision` to this version naming `changed` keys: those held are sent whole, the others as removed. */
   deltaFrom(baseRevision: number, changed: Iterable<string>): SnapshotDelta {
-    const keys = new Set(changed);
-    const flags = this.snapshot.document.flags.filter((f) => keys.has(f.key));
-    const present = new Set(flags.map((f) => f.key));
-    return {
-      namespaceKey: this.namespaceKey,
-      baseRevision,
-      revision: this.revision,
-      checksum: this.snapshot.checksum,
-      flags,
-      removed: [...keys].filter((key) => !present.has(key)),
+    const flags: SnapshotFlag[] = [];
+    const removed: string[] = [];
+    for (const key of new Set(changed)) {
+      const flag = this.digests.get(key)?.flag;
+      if (flag === undefined) removed.push(key);
+      else flags.push(flag);
+    }
+    return { namespaceKey: this.namespaceKey, baseRevision, revision: this.revision, checksum: this.snapshot.checksum, flags, removed };
+  }
+
+  /**
+   * The document's flags with `upserts` put and `gone` taken out, in canonical order. A few changes
+   * are found by binary search in a copy of the list; many are merged in one pass.
+   */
+  private nextFlags(upserts: ReadonlyMap<string, SnapshotFlag>, gone: readonly string[]): SnapshotFlag[] {
+    const current = this.snapshot.document.flags;
+    const out: Array<SnapshotFlag | undefined> = current.slice();
+    const inserted: SnapshotFlag[] = [];
+    let holes = 0;
+    // Binary search finds a flag in the canonical order; a document published in another order is searched through.
+    const indexOf = (old: SnapshotFlag): number => {
+      const at = positionOf(current, old);
+      return current[at] === old ? at : current.indexOf(old);
     };
+    const take = (old: SnapshotFlag): void => {
+      out[indexOf(old)] = undefined;
+      holes++;
+    };
+    for (const key of gone) take((this.digests.get(key) as FlagDigest).flag);
+    for (const [key, flag] of upserts) {
+      const old = this.digests.get(key)?.flag;
+      if (old !== undefined && old.createdAt === flag.createdAt) {
+        out[indexOf(old)] = flag;
+        continue;
+      }
+      if (old !== undefined) take(old);
+      inserted.push(flag);
+    }
+    const kept = holes === 0 ? (out as SnapshotFlag[]) : out.filter((f): f is SnapshotFlag => f !== undefined);
+    if (inserted.length === 0) return kept;
+    if (inserted.length > 8) return mergeFlags(kept, inserted.sort(compareFlags));
+    for (const flag of inserted) kept.splice(positionOf(kept, flag), 0, flag);
+    return kept;
   }
 
   /** The same content at a later revision (a write that changed nothing evaluation sees). */

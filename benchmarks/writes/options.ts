@@ -1,0 +1,44 @@
+/** The write benchmark's settings, from `BENCH_WRITES_*` variables so a quick run needs no code change. */
+
+export type BenchDb = 'sqlite' | 'postgres';
+
+export interface WriteOptions {
+  /** Databases to run on, in order. */
+  dbs: BenchDb[];
+  /** Flags in the namespace, one run per size. */
+  sizes: number[];
+  /** Measured one-flag writes per run. */
+  writes: number;
+  /** Unmeasured writes first: JIT warm-up and the first hydration after start stay out of the figures. */
+  warmupWrites: number;
+  /** Whether to run the Flipt-import scenario on every database. */
+  importScenario: boolean;
+  /** The whole benchmark is stopped after this many seconds. */
+  timeoutSeconds: number;
+}
+
+function list(name: string, fallback: string): string[] {
+  return (process.env[name] ?? fallback).split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function positiveInteger(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: ${value} is not a positive integer`);
+  return n;
+}
+
+/** Reads the environment; throws on a value it cannot use. */
+export function readOptions(): WriteOptions {
+  const dbs = list('BENCH_WRITES_DBS', 'sqlite,postgres').map((db) => {
+    if (db !== 'sqlite' && db !== 'postgres') throw new Error(`BENCH_WRITES_DBS: ${db} is neither sqlite nor postgres`);
+    return db;
+  });
+  return {
+    dbs,
+    sizes: list('BENCH_WRITES_SIZES', '100,1000,10000').map((s) => positiveInteger('BENCH_WRITES_SIZES', s)),
+    writes: positiveInteger('BENCH_WRITES_COUNT', process.env['BENCH_WRITES_COUNT'] ?? '300'),
+    warmupWrites: Number(process.env['BENCH_WRITES_WARMUP'] ?? '20'),
+    importScenario: process.env['BENCH_WRITES_IMPORT'] !== '0',
+    timeoutSeconds: positiveInteger('BENCH_WRITES_TIMEOUT', process.env['BENCH_WRITES_TIMEOUT'] ?? '3600'),
+  };
+}
