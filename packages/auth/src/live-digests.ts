@@ -3,6 +3,7 @@
  * every change to authentications and periodically (changes made through other control planes),
  * and handed to whoever publishes it to the evaluators.
  */
+import { isNewer, KeyedLanes } from '@ensign/core';
 import type { LiveDigest } from './authentication-store.js';
 import type { DigestSet } from './digest-set.js';
 import { digestSetOf, EMPTY_DIGEST_SET } from './digest-set.js';
@@ -40,8 +41,8 @@ export class LiveDigests {
   private waiters: Array<{ generation: number; resolve: () => void; reject: (err: unknown) => void }> = [];
   private loading: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private unpublished: { set: DigestSet; loadedAtMs: number } | undefined;
-  private publishing = false;
+  /** Publishing, one at a time and only the latest set (a burst of reloads folds into one publish). */
+  private readonly publishing = new KeyedLanes();
   private readonly now: () => number;
 
   constructor(private readonly options: LiveDigestsOptions) {
@@ -63,13 +64,13 @@ export class LiveDigests {
   }
 
   /** Resolves once nothing is waiting to be published (tests and orderly shutdowns). */
-  async published(): Promise<void> {
-    while (this.publishing || this.unpublished !== undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+  published(): Promise<void> {
+    return this.publishing.settled();
   }
 
   /** Takes a set another control plane loaded later than ours (seen on the bus). */
   adopt(set: DigestSet, loadedAtMs: number): void {
-    if (loadedAtMs <= this.loadedAtMs) return;
+    if (!isNewer(loadedAtMs, this.loadedAtMs)) return;
     this.set = set;
     this.loadedAtMs = loadedAtMs;
   }
@@ -120,26 +121,16 @@ export class LiveDigests {
       this.set = set;
       this.loadedAtMs = loadedAtMs;
     }
-    if (this.options.publish !== undefined) {
-      this.unpublished = { set, loadedAtMs };
-      if (!this.publishing) void this.publishLatest(this.options.publish);
-    }
+    const publish = this.options.publish;
+    if (publish !== undefined) this.publishing.run('digests', () => this.publishOne(publish, set, loadedAtMs));
   }
 
-  private async publishLatest(publish: NonNullable<LiveDigestsOptions['publish']>): Promise<void> {
-    this.publishing = true;
+  private async publishOne(publish: NonNullable<LiveDigestsOptions['publish']>, set: DigestSet, loadedAtMs: number): Promise<void> {
     try {
-      for (let next = this.unpublished; next !== undefined; next = this.unpublished) {
-        this.unpublished = undefined;
-        try {
-          await publish(next.set, next.loadedAtMs);
-        } catch (err) {
-          // The next change or periodic reload publishes again; evaluators keep the previous set meanwhile.
-          this.options.logger.warn({ err }, 'publishing the live token digests failed');
-        }
-      }
-    } finally {
-      this.publishing = false;
+      await publish(set, loadedAtMs);
+    } catch (err) {
+      // The next change or periodic reload publishes again; evaluators keep the previous set meanwhile.
+      this.options.logger.warn({ err }, 'publishing the live token digests failed');
     }
   }
 }

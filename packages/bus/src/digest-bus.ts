@@ -3,6 +3,7 @@
  * under one key of the snapshot bucket, and evaluators watch it to check bearer tokens without a
  * database. It has its own NATS connection, so it opens and heals independently of snapshots.
  */
+import { isNewer } from '@ensign/core';
 import type { KV, KvEntry } from 'nats';
 import type { BusLogger } from './bus-logger.js';
 import { decodeDigests, encodeDigests, loadedAtOf, type PublishedDigest, type PublishedDigests } from './digest-codec.js';
@@ -56,12 +57,12 @@ export function openDigestBus(options: DigestBusOptions): DigestBus {
   }
 
   async function watchDigests(onSet: (digests: Map<string, PublishedDigest>, loadedAtMs: number) => void, onInitialSynced?: () => void): Promise<DigestWatch> {
-    let newest = -1;
+    let newest: number | undefined;
     async function deliver(entry: KvEntry): Promise<void> {
       if (entry.operation !== 'PUT') return;
       try {
         const record = await decodeDigests(entry.value);
-        if (record.loadedAtMs <= newest) return;
+        if (!isNewer(record.loadedAtMs, newest)) return;
         newest = record.loadedAtMs;
         onSet(record.digests, record.loadedAtMs);
       } catch (err) {

@@ -18,6 +18,8 @@ export { ComparisonType, defineEnum, FlagType, MatchType, RolloutType, SegmentOp
 export type { EnumSpec } from './enums.js';
 export { DEFAULT_NAMESPACE } from './resources.js';
 export type { Actor, ChangeAction, ChangeRecord, ChangeResource } from './change-record.js';
+export { KeyedLanes } from './keyed-lanes.js';
+export { isNewer } from './newer.js';
 export type {
   Constraint,
   Distribution,

@@ -1,3 +1,4 @@
+import { isNewer } from '@ensign/core';
 import type { SnapshotVersion, VersionHolder } from '@ensign/snapshots';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -37,7 +38,7 @@ export class InProcessSnapshotSource implements SnapshotSource, VersionHolder {
   /** Holds a version unless one at least as new is held; returns whether it was taken. */
   offer(version: SnapshotVersion): boolean {
     const key = version.namespaceKey;
-    if (version.revision <= (this.revisionOf(key) ?? -1)) return false;
+    if (!isNewer(version.revision, this.revisionOf(key))) return false;
     this.removedAt.delete(key);
     this.held.set(key, version);
     this.wake(key, version.revision);

@@ -1,4 +1,4 @@
-import { unavailable } from '@ensign/core';
+import { isNewer, unavailable } from '@ensign/core';
 import { type HashMode, SnapshotInvalidError } from '@ensign/engine';
 import { SnapshotFollower, SnapshotMismatchError } from '@ensign/snapshots';
 import type { FollowedBucket, SnapshotVersion, VersionHolder } from '@ensign/snapshots';
@@ -164,7 +164,7 @@ export class NatsSnapshotSource implements SnapshotSource {
       offer: (version) => {
         const key = version.namespaceKey;
         const current = this.held.peek(key);
-        if (version.revision <= (current?.version.revision ?? -1)) return false;
+        if (!isNewer(version.revision, current?.version.revision)) return false;
         // A namespace nobody holds or waits for is taken only while it fits.
         if (current === undefined && !this.loading.has(key) && this.held.calculatedSize + version.heldBytes > this.options.maxBytes) return false;
         if (version.heldBytes > this.options.maxBytes) {
@@ -179,7 +179,7 @@ export class NatsSnapshotSource implements SnapshotSource {
       },
       wants: (key) => this.held.has(key) || this.loading.has(key) || (this.held.size < this.options.maxNamespaces && this.held.calculatedSize < this.options.maxBytes),
       announce: (key, revision) => {
-        if (revision > (this.known.get(key) ?? -1)) this.known.set(key, revision);
+        if (isNewer(revision, this.known.get(key))) this.known.set(key, revision);
       },
       announced: (key) => this.known.get(key),
     };

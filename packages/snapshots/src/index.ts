@@ -5,7 +5,6 @@
 export { digestFlag, snapshotChecksum } from './checksum.js';
 export { compareFlags } from './flag-order.js';
 export type { FollowedBucket, FollowedEntry } from './followed-bucket.js';
-export { KeyedLanes } from './keyed-lanes.js';
 export type { SnapshotDelta } from './snapshot-delta.js';
 export { SnapshotMismatchError } from './snapshot-errors.js';
 export type { MismatchReason } from './snapshot-errors.js';

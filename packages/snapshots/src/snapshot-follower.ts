@@ -3,6 +3,7 @@
  * snapshot or delta that fails to compile or verify stays out, logged once" and "a gap is healed by
  * fetching the whole namespace" are decided, for control planes and evaluators alike.
  */
+import { isNewer } from '@ensign/core';
 import type { CompileOptions } from '@ensign/engine';
 import type { FollowedBucket, FollowedEntry } from './followed-bucket.js';
 import type { SnapshotDelta } from './snapshot-delta.js';
@@ -98,8 +99,7 @@ export class SnapshotFollower {
       return;
     }
     const held = holder.peek(key);
-    const newest = held?.revision ?? holder.announced?.(key);
-    if (newest !== undefined && newest >= entry.revision) {
+    if (!isNewer(entry.revision, held?.revision ?? holder.announced?.(key))) {
       this.counts.stale++;
       return;
     }

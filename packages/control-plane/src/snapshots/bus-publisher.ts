@@ -6,7 +6,8 @@
  * namespace goes as a new hydration (compaction). Namespaces whose changes sat out of a hydration
  * for `compactAfterMs` are compacted by the schedule.
  */
-import { KeyedLanes, type SnapshotDelta, type SnapshotVersion } from '@ensign/snapshots';
+import { KeyedLanes } from '@ensign/core';
+import type { SnapshotDelta, SnapshotVersion } from '@ensign/snapshots';
 import type { NamespaceSnapshot } from '@ensign/engine';
 import type { Logger } from 'pino';
 import type { DeltaTracker } from './delta-tracker.js';
