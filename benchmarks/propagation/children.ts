@@ -61,3 +61,17 @@ export function installSafetyNets(timeoutSeconds: number, name = 'propagation be
   });
   return () => clearTimeout(timer);
 }
+
+/** Runs a benchmark's `main`, reports a crash, always cleans up, and exits with its code (1 on a crash). */
+export async function runToExit(name: string, main: () => Promise<number>, clearTimeoutGuard: () => void): Promise<never> {
+  let code = 1;
+  try {
+    code = await main();
+  } catch (err) {
+    console.error(`${name} failed: ${(err as Error).stack ?? String(err)}`);
+  } finally {
+    await cleanUp();
+    clearTimeoutGuard();
+  }
+  process.exit(code);
+}

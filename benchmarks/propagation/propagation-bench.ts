@@ -12,7 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, testBucket } from '@ensign/testkit';
 import { writeResults } from '../engine/results-file.js';
-import { cleanUp, installSafetyNets, onCleanup } from './children.js';
+import { installSafetyNets, onCleanup, runToExit } from './children.js';
 import { type Cluster, type EnsignNode, startCluster } from './ensign-cluster.js';
 import { type LoadFigures, loadFigures, propagationFigures } from './figures.js';
 import { type LoadRun, measureUnderLoad } from './load-phase.js';
@@ -129,13 +129,4 @@ async function main(): Promise<number> {
   return propagation.lost > 0 || loadFailed ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  console.error(`propagation benchmark failed: ${(err as Error).stack ?? String(err)}`);
-} finally {
-  await cleanUp();
-  clearTimeoutGuard();
-}
-process.exit(code);
+await runToExit('propagation benchmark', main, clearTimeoutGuard);

@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { writeResults } from '../engine/results-file.js';
-import { cleanUp, installSafetyNets } from '../propagation/children.js';
+import { installSafetyNets, runToExit } from '../propagation/children.js';
 import { type ImportFigures, runImport } from './import-run.js';
 import { readOptions } from './options.js';
 import { latencyRatios, printHeadline, printImports, printProblems, printWrites } from './writes-report.js';
@@ -81,13 +81,4 @@ async function main(): Promise<number> {
   return problems.length === 0 ? 0 : 1;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  console.error(`write benchmark failed: ${(err as Error).stack ?? String(err)}`);
-} finally {
-  await cleanUp();
-  clearTimeoutGuard();
-}
-process.exit(code);
+await runToExit('write benchmark', main, clearTimeoutGuard);
