@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, testBucket } from '@ensign/testkit';
-import { writeResults } from '../engine/results-file.js';
+import { machineOf, writeResults } from '../engine/results-file.js';
 import { installSafetyNets, onCleanup, runToExit } from './children.js';
 import { type Cluster, type EnsignNode, startCluster } from './ensign-cluster.js';
 import { type LoadFigures, loadFigures, propagationFigures } from './figures.js';
@@ -108,12 +108,7 @@ async function main(): Promise<number> {
   printCpuShares(cpuShares);
 
   const path = writeResults('propagation.json', {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cpus: os.cpus().length,
-    loadAverageBefore,
-    loadAverageAfter: os.loadavg(),
+    ...machineOf(loadAverageBefore),
     cpuShares,
     options,
     evaluators: EVALUATORS,

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { writeResults } from '../engine/results-file.js';
+import { machineOf, writeResults } from '../engine/results-file.js';
 import { installSafetyNets, runToExit } from '../propagation/children.js';
 import { type ImportFigures, runImport } from './import-run.js';
 import { readOptions } from './options.js';
@@ -63,12 +63,7 @@ async function main(): Promise<number> {
   console.log(`\nrun time ${Math.floor(seconds / 60)} min ${seconds % 60} s`);
 
   const path = writeResults('writes.json', {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cpus: os.cpus().length,
-    loadAverageBefore,
-    loadAverageAfter: os.loadavg(),
+    ...machineOf(loadAverageBefore),
     options,
     runSeconds: seconds,
     ratioLimit: RATIO_LIMIT,

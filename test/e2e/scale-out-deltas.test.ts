@@ -38,9 +38,6 @@ async function assertConverged(t: import('ava').ExecutionContext, server: JsonCl
   const expected = comparable(await server.post('/evaluate/v1/batch', batch));
   t.is((expected as { status: number }).status, 200, what);
   const got = await convergeTo(expected, evaluators, '/evaluate/v1/batch', batch);
-  if (process.env['DEBUG_DELTAS'] && JSON.stringify(got) !== JSON.stringify(evaluators.map(() => expected))) {
-    (await import('node:fs')).writeFileSync('/tmp/deltas-debug.log', processes.map((p) => p.logs().split('\n').filter((l) => !l.includes('"request completed"')).slice(-60).join('\n')).join('\n=====\n'));
-  }
   t.deepEqual(got, evaluators.map(() => expected), what);
 }
 
