@@ -1,22 +1,13 @@
-import type { AuthMethod, Authentication } from './authentication.js';
+import type { AuthenticationPage, AuthenticationQuery, AuthMethod, LiveDigest, NewAuthentication, StoredAuthentication } from '@ensign/core';
 
-/** A page of authentications, oldest first (Flipt's order), and the token of the next page ('' when none). */
-export interface AuthenticationPage {
-  authentications: Authentication[];
-  nextPageToken: string;
-}
-
-/** A stored authentication with the digest of its client token. */
-export interface StoredAuthentication extends Authentication {
-  id: string;
-}
+export type { AuthenticationPage, LiveDigest, StoredAuthentication } from '@ensign/core';
 
 /**
  * Where authentications live (the SQL store implements it; the control plane hands one in). Client
  * tokens are never stored: only `digest`, the base64url SHA-256 of the token.
  */
 export interface AuthenticationStore {
-  create(input: { digest: string; method: AuthMethod; metadata: Record<string, string>; expiresAt?: Date }): Promise<StoredAuthentication>;
+  create(input: NewAuthentication): Promise<StoredAuthentication>;
   /** The authentication of a client-token digest, expired or not; undefined when none. */
   getByDigest(digest: string): Promise<StoredAuthentication | undefined>;
   get(id: string): Promise<StoredAuthentication | undefined>;
@@ -25,7 +16,7 @@ export interface AuthenticationStore {
    * `pageToken` is a previous page's `nextPageToken` (a decimal offset, as Flipt's); another
    * value is InvalidArgument.
    */
-  list(query: { method?: AuthMethod; limit: number; pageToken?: string }): Promise<AuthenticationPage>;
+  list(query: AuthenticationQuery): Promise<AuthenticationPage>;
   /** True when something was deleted. */
   delete(id: string): Promise<boolean>;
   /** Sets `expiresAt` (to end a session now or later). */
@@ -41,12 +32,3 @@ export interface AuthenticationStore {
   listLiveDigests(now: Date): Promise<LiveDigest[]>;
 }
 
-/** A client-token digest that evaluators accept, and what limits it. */
-export interface LiveDigest {
-  digest: string;
-  method: AuthMethod;
-  /** The token's namespace (`io.flipt.auth.token.namespace`, trimmed); absent when unscoped. */
-  namespace?: string;
-  /** RFC 3339; absent when it never expires. */
-  expiresAt?: string;
-}

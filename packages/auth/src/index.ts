@@ -16,6 +16,8 @@ export { callerFromDigests, digestSetOf, EMPTY_DIGEST_SET } from './digest-set.j
 export type { DigestEntry, DigestSet } from './digest-set.js';
 export { Authenticator, jwtCaller } from './authenticator.js';
 export type { AuthenticatorOptions } from './authenticator.js';
+export { AccessPolicy } from './access-policy.js';
+export type { AccessOptions, ExcludableSurface, Resolved, Surface } from './access-policy.js';
 export { assertScope, inNamespaces, scopeAllows, UNDETERMINED, UNSCOPED } from './namespace-scope.js';
 export type { ScopeTarget } from './namespace-scope.js';
 export {

@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import { AccessPolicy } from '@ensign/auth';
+import { DEFAULT_BODY_LIMIT_BYTES } from '@ensign/core';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -25,7 +27,7 @@ import { VariantService } from './features/variants/variant.service.js';
 import { registerVariantRoutes } from './features/variants/variant.routes.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import type { AppRouter, AppState } from './http/app-state.js';
-import { DEFAULT_BODY_LIMIT_BYTES, jsonBodyMiddleware } from './http/body.middleware.js';
+import { jsonBodyMiddleware } from './http/body.middleware.js';
 import { errorsMiddleware } from './http/errors.middleware.js';
 import { requestLogMiddleware } from './http/request-log.middleware.js';
 import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/routing.middleware.js';
@@ -53,12 +55,12 @@ export interface AppDeps {
   ui?: UiAssets;
 }
 
-function apiRouter(store: ManagementStore, bodyLimitBytes: number): AppRouter {
+function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
   // Router middleware runs only for requests that matched a route.
   router.use(...jsonBodyMiddleware(bodyLimitBytes));
   // Namespace-scoped tokens: checked once the body, which may name the namespace, is parsed.
-  router.use(namespaceScopeMiddleware(API_PREFIX));
+  router.use(namespaceScopeMiddleware(API_PREFIX, policy));
   registerNamespaceRoutes(router, new NamespaceService(store.namespaces));
   registerFlagRoutes(router, new FlagService(store.flags));
   registerVariantRoutes(router, new VariantService(store.variants));
@@ -83,8 +85,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   registerHealthRoutes(health, deps.store);
   if (deps.metrics !== undefined) registerMetricsRoutes(health, deps.metrics);
   const bodyLimitBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const api = apiRouter(deps.store, bodyLimitBytes);
   const { auth } = deps;
+  const api = apiRouter(deps.store, bodyLimitBytes, auth?.policy ?? AccessPolicy.OPEN);
 
   app.use(requestLogMiddleware(deps.logger));
   app.use(errorsMiddleware());
@@ -94,7 +96,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(notFoundUnder(auth === undefined ? [API_PREFIX] : [API_PREFIX, AUTH_PREFIX]));
   if (auth !== undefined) {
     app.use(clearSessionOnUnauthenticated(auth.session));
-    app.use(authenticationMiddleware({ authenticator: auth.authenticator, required: auth.required, excludeManagement: auth.excludeManagement, csrfKey: auth.session.csrfKey }));
+    app.use(authenticationMiddleware({ authenticator: auth.authenticator, policy: auth.policy, csrfKey: auth.session.csrfKey }));
   }
   app.use(health.routes());
   app.use(health.allowedMethods(allowed));

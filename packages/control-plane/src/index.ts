@@ -3,8 +3,6 @@ export type { AppDeps } from './app.js';
 export { createUiAssets } from './ui/ui-assets.js';
 export type { UiAsset, UiAssets, UiFile } from './ui/ui-assets.js';
 export type { AppState } from './http/app-state.js';
-export { DEFAULT_BODY_LIMIT_BYTES } from './http/body.middleware.js';
-export { HEALTH_TIMEOUT_MS } from './health/health.routes.js';
 export type { ManagementStore } from './store.js';
 export type { ConstraintRepository } from './features/constraints/constraint.repository.js';
 export type { DistributionRepository } from './features/distributions/distribution.repository.js';

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { Authenticator, type Identity, issueToken, type LoginMethod, serviceAccountTokenOf } from '@ensign/auth';
+import { AccessPolicy, Authenticator, type Identity, issueToken, type LoginMethod, serviceAccountTokenOf } from '@ensign/auth';
 import { openStore, type SqlStore } from '@ensign/store';
 import type Router from '@koa/router';
 import type Koa from 'koa';
@@ -130,8 +130,7 @@ async function start(): Promise<Running> {
   const auth: AppAuth = {
     store: store.authentications,
     authenticator: new Authenticator({ store: store.authentications }),
-    required: true,
-    excludeManagement: false,
+    policy: new AccessPolicy({ required: true, exclude: { management: false, evaluation: false, ofrep: false } }),
     session: SESSION,
     methods: { token: true, github: true, oidcProviders: ['acme'], kubernetes: true, jwt: false },
     // As `ensign server` composes them: an OIDC provider, and the code host under both its names.

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Authenticator, type SessionSettings } from '@ensign/auth';
+import { AccessPolicy, Authenticator, type SessionSettings } from '@ensign/auth';
 import { openStore, type SqlStore } from '@ensign/store';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -41,8 +41,7 @@ export async function startAuthHarness(options: AuthHarnessOptions = {}): Promis
   const auth: AppAuth = {
     store: store.authentications,
     authenticator: new Authenticator({ store: store.authentications }),
-    required: options.required ?? true,
-    excludeManagement: options.excludeManagement ?? false,
+    policy: new AccessPolicy({ required: options.required ?? true, exclude: { management: options.excludeManagement ?? false, evaluation: false, ofrep: false } }),
     session: SESSION,
     methods: { token: options.token ?? true, github: false, oidcProviders: [], kubernetes: false, jwt: false },
     changed: async () => {

@@ -1,7 +1,7 @@
 /** Browser sessions on the control plane: login routes, the session cookie, CSRF, logout; and the method listing. */
 import test from 'ava';
-import { csrfTokenFor, digestOf, type Identity, issueAuthentication, issueToken, type LoginMethod, type PendingLogin } from '@ensign/auth';
-import { unauthenticated } from '@ensign/core';
+import { Authenticator, csrfTokenFor, digestOf, type Identity, issueAuthentication, issueToken, type LoginMethod, type PendingLogin } from '@ensign/auth';
+import { unauthenticated, unavailable } from '@ensign/core';
 import { bearer, SESSION, startAuthHarness, UNAUTHENTICATED } from './auth-harness.js';
 
 /** A login method that authorizes at a fake provider and accepts the code `good`. */
@@ -173,6 +173,16 @@ test('not required: every API is open, /auth/v1/self still knows a valid caller,
   t.is((await h.call('GET', '/auth/v1/self', { headers: bearer(created.json.clientToken) })).json.id, created.json.authentication.id);
   const scoped = await issueToken(h.store.authentications, { name: 's', description: '', namespaceKey: 'team' });
   t.is((await h.call('POST', '/auth/v1/method/token', { headers: bearer(scoped.clientToken), json: { name: 'x' } })).status, 401, 'a namespaced token still cannot create tokens');
+});
+
+test('not required: a credential that cannot be checked (the store down) is a 503, not an anonymous request', async (t) => {
+  const down = new Authenticator({ store: { getByDigest: () => Promise.reject(unavailable('database unavailable')) } });
+  const h = await startAuthHarness({ required: false, auth: { authenticator: down } });
+  t.teardown(() => h.close());
+  const self = await h.call('GET', '/auth/v1/self', { headers: bearer('some-token') });
+  t.is(self.status, 503);
+  t.deepEqual(self.json, { code: 14, message: 'database unavailable', details: [] });
+  t.is((await h.call('GET', '/api/v1/namespaces', { headers: bearer('some-token') })).status, 200, 'where no credential is read, nothing is checked');
 });
 
 test('exclude.management opens /api/v1 while /auth/v1 stays protected', async (t) => {

@@ -15,6 +15,14 @@ test('bodyLimitBytes sets the limit and the message', async (t) => {
   t.is(small.status, 200);
 });
 
+test('a body over the limit is the client\'s failure: answered, not logged as the server\'s', async (t) => {
+  const res = await h.call('POST', '/api/v1/namespaces', { json: { key: 'logged', name: 'n'.repeat(100) } });
+  t.is(res.status, 413);
+  const answered = h.logs.find((l) => l.msg === 'request' && l.status === 413);
+  t.truthy(answered, 'the request itself is logged');
+  t.false(h.logs.some((l) => l.msg === 'request failed'), 'but not as a failure');
+});
+
 test('a chunked body over the limit is a 413 too', async (t) => {
   const chunks = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -52,10 +52,11 @@ test('a non-AppError is a 500 that hides its message and is logged with its caus
   t.is(requestLine?.reqId, logged?.reqId);
 });
 
-test('an internal AppError keeps its message and status 500', async (t) => {
+test('an internal AppError keeps its message and status 500, and is logged as a failure', async (t) => {
   const res = await failing.call('POST', '/api/v1/namespaces', { json: { key: 'k', name: 'n' } });
   t.is(res.status, 500);
   t.deepEqual(res.json, { code: 13, message: 'storage exploded', details: [] });
+  t.truthy(failing.logs.find((l) => l.msg === 'request failed' && (l.err as { message?: string })?.message === 'storage exploded'));
 });
 
 test('401 sets WWW-Authenticate to the message', async (t) => {
@@ -63,4 +64,8 @@ test('401 sets WWW-Authenticate to the message', async (t) => {
   t.is(res.status, 401);
   t.deepEqual(res.json, { code: 16, message: 'request was not authenticated', details: [] });
   t.is(res.headers.get('www-authenticate'), 'request was not authenticated');
+  t.false(
+    failing.logs.some((l) => l.msg === 'request failed' && (l.err as { message?: string })?.message === 'request was not authenticated'),
+    'a refusal is not logged as a failure',
+  );
 });

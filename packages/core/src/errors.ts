@@ -31,15 +31,29 @@ export class AppError extends Error {
   readonly code: Code;
   /** The request field the error is about, when there is one. */
   readonly field: string | undefined;
+  /** The HTTP status it is answered with: its code's (grpc-gateway's mapping) unless given (413 with code 3). */
+  readonly httpStatus: number;
 
-  constructor(code: Code, message: string, options?: { field?: string; cause?: unknown }) {
+  constructor(code: Code, message: string, options?: { field?: string; cause?: unknown; httpStatus?: number }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.field = options?.field;
+    this.httpStatus = options?.httpStatus ?? httpStatusOf(code);
   }
 }
 
 export const isAppError = (err: unknown): err is AppError => err instanceof AppError;
+
+/**
+ * Whether a failure is the server's, to be logged: anything not an AppError, and AppErrors
+ * answered with a 5xx but for "not implemented", which is the client's asking.
+ */
+export const isServerFault = (err: unknown): boolean =>
+  !isAppError(err) || (err.httpStatus >= 500 && err.code !== Code.Unimplemented);
+
+/** A request body over the limit: 413, with Flipt's invalid-argument code. */
+export const bodyTooLarge = (limitBytes: number): AppError =>
+  new AppError(Code.InvalidArgument, `request body too large: limit is ${limitBytes} bytes`, { httpStatus: 413 });
 
 /** `<thing> not found`, HTTP 404. */
 export const notFound = (message: string): AppError => new AppError(Code.NotFound, message);
@@ -86,7 +100,9 @@ const HTTP_STATUS: Readonly<Record<Code, number>> = {
   16: 401,
 };
 
-export const httpStatusOf = (code: Code): number => HTTP_STATUS[code] ?? 500;
+export function httpStatusOf(code: Code): number {
+  return HTTP_STATUS[code] ?? 500;
+}
 
 /** Flipt's error body on every gateway route (OFREP has its own). */
 export interface ErrorBody {

@@ -1,5 +1,6 @@
 export {
   AppError,
+  bodyTooLarge,
   Code,
   emptyField,
   errorBody,
@@ -8,12 +9,16 @@ export {
   invalid,
   invalidField,
   isAppError,
+  isServerFault,
   notFound,
   permissionDenied,
   unauthenticated,
   unavailable,
 } from './errors.js';
 export type { ErrorBody } from './errors.js';
+export { DEFAULT_BODY_LIMIT_BYTES, HEALTH_TIMEOUT_MS } from './limits.js';
+export { AUTH_META, AUTH_METHODS } from './authentication.js';
+export type { Authentication, AuthenticationPage, AuthenticationQuery, AuthMethod, LiveDigest, NewAuthentication, StoredAuthentication } from './authentication.js';
 export { ComparisonType, defineEnum, FlagType, MatchType, RolloutType, SegmentOperator } from './enums.js';
 export type { EnumSpec } from './enums.js';
 export { DEFAULT_NAMESPACE } from './resources.js';

@@ -14,13 +14,5 @@ export { KnexRolloutRepository } from './repositories/knex-rollout.repository.js
 export { KnexRuleRepository } from './repositories/knex-rule.repository.js';
 export { KnexSegmentRepository } from './repositories/knex-segment.repository.js';
 export { KnexVariantRepository } from './repositories/knex-variant.repository.js';
-export type {
-  AuthMethod,
-  AuthenticationPage,
-  AuthenticationQuery,
-  LiveDigest,
-  NewAuthentication,
-  StoredAuthentication,
-} from './authentication.types.js';
 export type { CommitListener, CommittedChange, Dialect, FlagsState, SnapshotEffect, StoreOptions } from './types.js';
 export type { NamespaceRevision, NamespaceState, NamespaceStateRollout, NamespaceStateRule } from './types.js';

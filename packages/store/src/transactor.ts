@@ -13,7 +13,7 @@ export interface Written<T> extends Outcome<T> {
   revision: number;
 }
 
-/** How often a transaction aborted by a deadlock or serialization failure is run again. */
+/** How many times in all a transaction or statement aborted by a deadlock, serialization failure or busy database is tried. */
 const MAX_ATTEMPTS = 5;
 
 /** How each engine opens a read that must see one point in time. */
@@ -29,9 +29,10 @@ const READ_CONFIG: Readonly<Record<Dialect, Knex.TransactionConfig>> = {
 class NothingChanged extends Error {}
 
 /**
- * Runs reads and writes against one database. Every write is one transaction that bumps its
- * namespace's revision and reads its change and snapshot effect before committing; driver errors
- * are translated at the edge, and the write answers once its commit listeners have heard of it.
+ * Runs reads and writes against one database. Every write of flag state is one transaction that
+ * bumps its namespace's revision and reads its change and snapshot effect before committing, and
+ * answers once its commit listeners have heard of it; other records are written by `statement`.
+ * Writes raced by another are run again; driver errors are translated at the edge.
  */
 export class Transactor {
   constructor(
@@ -63,17 +64,16 @@ export class Transactor {
    */
   async readConsistent<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     const config = READ_CONFIG[this.dialect];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.knex.transaction((trx) => work(trx), config);
-      } catch (err) {
-        if (attempt < MAX_ATTEMPTS && isRetryableDbError(this.dialect, err)) {
-          await backoff(attempt);
-          continue;
-        }
-        throw adaptDbError(this.dialect, err);
-      }
-    }
+    return this.retrying(() => this.knex.transaction((trx) => work(trx), config));
+  }
+
+  /**
+   * A write of records that are not flag state (authentications): no revision, no change record,
+   * no commit listeners, but the same retry of raced statements and the same error translation as
+   * every other write. `work` is one statement or its own transaction, so running it again is safe.
+   */
+  statement<T>(work: (db: Knex) => PromiseLike<T>, hints?: DbErrorHints): Promise<T> {
+    return this.retrying(() => work(this.knex), hints);
   }
 
   /**
@@ -120,26 +120,36 @@ export class Transactor {
   async transact<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints?: DbErrorHints): Promise<T> {
     const at = this.now();
     const actor = this.actorOf();
-    let committed: { value: T; change: CommittedChange };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        committed = await this.knex.transaction(async (trx) => {
+    const committed = await this.retrying(
+      () =>
+        this.knex.transaction(async (trx): Promise<{ value: T; change: CommittedChange }> => {
           const written = await work(trx, at);
           const effect = await readEffect(trx, written.namespaceKey, written.change.touched);
           const record = toRecord(written.change, written.namespaceKey, written.revision, at, actor);
           return { value: written.value, change: { record, effect } };
-        });
-        break;
+        }),
+      hints,
+    );
+    await this.listeners.announce(committed.change);
+    return committed.value;
+  }
+
+  /**
+   * Runs `attempt` until it succeeds, again a few times when the database aborted it only because
+   * another raced it (it rolled back whole), and translates what it fails with in the end.
+   */
+  private async retrying<T>(attempt: () => PromiseLike<T>, hints?: DbErrorHints): Promise<T> {
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt();
       } catch (err) {
-        if (attempt < MAX_ATTEMPTS && isRetryableDbError(this.dialect, err)) {
-          await backoff(attempt);
+        if (n < MAX_ATTEMPTS && isRetryableDbError(this.dialect, err)) {
+          await backoff(n);
           continue;
         }
         throw adaptDbError(this.dialect, err, hints);
       }
     }
-    await this.listeners.announce(committed.change);
-    return committed.value;
   }
 }
 

@@ -17,7 +17,7 @@ async function unavailable(t: ExecutionContext, promise: Promise<unknown>, what:
   t.log(`${what}: ${String((err?.cause as Error | undefined)?.message)}`);
 }
 
-/** Every path to the database: a plain read, a consistent read, a write, a delete, a listing. */
+/** Every path to the database: a plain read, a consistent read, a write, a delete, a listing, and the authentications' reads and writes. */
 async function everyPathUnavailable(t: ExecutionContext, store: SqlStore): Promise<void> {
   await unavailable(t, store.flags.get('default', 'f'), 'read');
   await unavailable(t, store.revision('default'), 'revision');
@@ -25,6 +25,9 @@ async function everyPathUnavailable(t: ExecutionContext, store: SqlStore): Promi
   await unavailable(t, createFlag(store, 'default', 'g'), 'write');
   await unavailable(t, store.flags.delete('default', 'f'), 'delete');
   await unavailable(t, store.listNamespaceRevisions(), 'listing');
+  await unavailable(t, store.authentications.getByDigest('d'), 'authentication read');
+  await unavailable(t, store.authentications.create({ digest: 'd', method: 'METHOD_TOKEN', metadata: {} }), 'authentication write');
+  await unavailable(t, store.authentications.deleteExpired(new Date()), 'authentication cleanup');
 }
 
 for (const dialect of TEST_DIALECTS) {

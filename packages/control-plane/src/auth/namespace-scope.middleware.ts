@@ -5,7 +5,7 @@
  * any other method's query, `""` being `default`. Listing and creating namespaces touch no single
  * namespace and are refused.
  */
-import { assertScope, inNamespaces, type ScopeTarget, UNDETERMINED, UNSCOPED } from '@ensign/auth';
+import { type AccessPolicy, inNamespaces, type ScopeTarget, UNDETERMINED, UNSCOPED } from '@ensign/auth';
 import { type Fields, isFields, readString } from '@ensign/core';
 import type { Middleware } from 'koa';
 import type { AppState } from '../http/app-state.js';
@@ -46,7 +46,7 @@ export function managementScope(method: string, path: string, prefix: string, bo
 }
 
 /** Router middleware of `/api/v1` (after the body is parsed); passes unscoped callers at once. */
-export function namespaceScopeMiddleware(prefix: string): Middleware<AppState> {
+export function namespaceScopeMiddleware(prefix: string, policy: AccessPolicy): Middleware<AppState> {
   return (ctx, next) => {
     const caller = ctx.state.caller;
     if (caller?.namespace !== undefined) {
@@ -55,7 +55,7 @@ export function namespaceScopeMiddleware(prefix: string): Middleware<AppState> {
         const first = Array.isArray(value) ? value[0] : value;
         if (first !== undefined) query[name] = first;
       }
-      assertScope(caller, managementScope(ctx.method, ctx.path, prefix, ctx.request.body, query));
+      policy.assertScope('management', caller, managementScope(ctx.method, ctx.path, prefix, ctx.request.body, query));
     }
     return next();
   };

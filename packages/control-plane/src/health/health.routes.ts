@@ -1,9 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { HEALTH_TIMEOUT_MS } from '@ensign/core';
 import type { AppRouter } from '../http/app-state.js';
 import { sendJson } from '../http/respond.js';
-
-/** How long the database may take to answer a health check. */
-export const HEALTH_TIMEOUT_MS = 2000;
 
 /** Anything that can say whether storage answers (the management store does). */
 export interface Pingable {

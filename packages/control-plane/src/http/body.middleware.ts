@@ -1,20 +1,14 @@
-import { Code, invalid, isFields } from '@ensign/core';
+import { bodyTooLarge, DEFAULT_BODY_LIMIT_BYTES, invalid, isFields } from '@ensign/core';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppState } from './app-state.js';
-import { StatusError } from './status-error.js';
-
-/** Default largest request body, in bytes (1 MiB). */
-export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 interface ParseError extends Error {
   type?: string;
 }
 
 function toBodyError(err: ParseError, limitBytes: number): Error {
-  if (err.type === 'entity.too.large') {
-    return new StatusError(413, Code.InvalidArgument, `request body too large: limit is ${limitBytes} bytes`);
-  }
+  if (err.type === 'entity.too.large') return bodyTooLarge(limitBytes);
   if (err instanceof SyntaxError) return invalid(`invalid JSON body: ${err.message}`);
   // Reading a body only fails on what the client sent: a bad encoding, an aborted or short body.
   return invalid(`invalid request body: ${err.message}`);

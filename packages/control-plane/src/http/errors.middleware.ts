@@ -1,8 +1,7 @@
-import { Code, errorBody, internal, isAppError } from '@ensign/core';
+import { Code, errorBody, internal, isAppError, isServerFault } from '@ensign/core';
 import type { Middleware } from 'koa';
 import type { AppState } from './app-state.js';
 import { sendJson } from './respond.js';
-import { statusOf } from './status-error.js';
 
 /**
  * Turns every thrown error into Flipt's `{code, message, details: []}` body: AppErrors with
@@ -14,11 +13,9 @@ export function errorsMiddleware(): Middleware<AppState> {
       await next();
     } catch (err) {
       const appErr = isAppError(err) ? err : internal();
-      const status = statusOf(appErr);
-      // 501 is the gateway's "method not allowed": the client's mistake, not ours.
-      if (status >= 500 && appErr.code !== Code.Unimplemented) ctx.state.log.error({ err }, 'request failed');
+      if (isServerFault(err)) ctx.state.log.error({ err }, 'request failed');
       if (appErr.code === Code.Unauthenticated) ctx.set('WWW-Authenticate', appErr.message);
-      sendJson(ctx, errorBody(appErr), status);
+      sendJson(ctx, errorBody(appErr), appErr.httpStatus);
     }
   };
 }

@@ -1,5 +1,5 @@
 import { Model } from 'objection';
-import type { AuthMethod, StoredAuthentication } from '../authentication.types.js';
+import type { AuthMethod, StoredAuthentication } from '@ensign/core';
 
 /** A row of `authentications`; `metadata` is a JSON object of strings as text. */
 export class AuthenticationModel extends Model {

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { invalid, invalidField } from '@ensign/core';
-import { adaptDbError, isRetryableDbError } from '../adapt-db-error.js';
-import type { DbErrorHints } from '../adapt-db-error.js';
-import type {
-  AuthMethod,
-  AuthenticationPage,
-  AuthenticationQuery,
-  LiveDigest,
-  NewAuthentication,
-  StoredAuthentication,
-} from '../authentication.types.js';
+import {
+  AUTH_META,
+  type AuthenticationPage,
+  type AuthenticationQuery,
+  type AuthMethod,
+  invalid,
+  invalidField,
+  type LiveDigest,
+  type NewAuthentication,
+  type StoredAuthentication,
+} from '@ensign/core';
 import { AuthenticationModel, toAuthentication } from '../models/authentication.model.js';
 import type { Transactor } from '../transactor.js';
 
@@ -20,15 +19,9 @@ const TABLE = 'authentications';
 const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 100;
 
-/** The metadata key of a token tied to one namespace. */
-const NAMESPACE_KEY = 'io.flipt.auth.token.namespace';
-
 /** Stored timestamps compare as strings, which holds only while every one has a four-digit year. */
 const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z');
 const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
-
-/** How often a statement the database aborted only because another raced it is run again. */
-const MAX_ATTEMPTS = 5;
 
 /** A Date as stored: UTC ISO-8601 with milliseconds, like every timestamp of the store. */
 function stamp(field: string, date: Date): string {
@@ -48,19 +41,16 @@ function offsetOf(pageToken: string): number {
 
 /** The namespace a token is tied to, or undefined when it is not (absent, empty or blank). */
 function namespaceOf(metadataJson: string): string | undefined {
-  const value = (JSON.parse(metadataJson) as Record<string, unknown>)[NAMESPACE_KEY];
+  const value = (JSON.parse(metadataJson) as Record<string, unknown>)[AUTH_META.tokenNamespace];
   const namespace = typeof value === 'string' ? value.trim() : '';
   return namespace === '' ? undefined : namespace;
 }
 
-/** A short, jittered pause so two raced statements do not collide again in lockstep. */
-const backoff = (attempt: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
-
 /**
  * Authentications of the `/auth/v1` methods, keyed by the digest of their client token. They are
- * not flag state: writes here neither bump a namespace revision nor reach `onCommit`. Every
- * method is one statement, so instances sharing the database need no coordination.
+ * not flag state: writes here neither bump a namespace revision nor reach `onCommit`, but go through
+ * the transactor's `statement` like every other write (retried when raced, errors translated).
+ * Every method is one statement, so instances sharing the database need no coordination.
  */
 export class KnexAuthenticationRepository {
   constructor(private readonly tx: Transactor) {}
@@ -76,18 +66,18 @@ export class KnexAuthenticationRepository {
       created_at: at,
       updated_at: at,
     };
-    await this.run((db) => db(TABLE).insert(row), { notUnique: () => invalid('authentication is not unique') });
+    await this.tx.statement((db) => db(TABLE).insert(row), { notUnique: () => invalid('authentication is not unique') });
     return toAuthentication(row as AuthenticationModel);
   }
 
   /** The authentication of a client-token digest, expired or not; undefined when none. */
   async getByDigest(digest: string): Promise<StoredAuthentication | undefined> {
-    const row = await this.run((db) => AuthenticationModel.query(db).findOne({ client_token_digest: digest }));
+    const row = await this.tx.read((db) => AuthenticationModel.query(db).findOne({ client_token_digest: digest }));
     return row === undefined ? undefined : toAuthentication(row);
   }
 
   async get(id: string): Promise<StoredAuthentication | undefined> {
-    const row = await this.run((db) => AuthenticationModel.query(db).findById(id));
+    const row = await this.tx.read((db) => AuthenticationModel.query(db).findById(id));
     return row === undefined ? undefined : toAuthentication(row);
   }
 
@@ -95,7 +85,7 @@ export class KnexAuthenticationRepository {
   async list(query: AuthenticationQuery): Promise<AuthenticationPage> {
     const limit = query.limit > 0 ? Math.min(Math.trunc(query.limit), MAX_LIMIT) : DEFAULT_LIMIT;
     const offset = offsetOf(query.pageToken ?? '');
-    const rows = await this.run((db) => {
+    const rows = await this.tx.read((db) => {
       const q = AuthenticationModel.query(db)
         .orderBy([
           { column: 'created_at', order: 'asc' },
@@ -114,13 +104,13 @@ export class KnexAuthenticationRepository {
 
   /** True when something was deleted. */
   async delete(id: string): Promise<boolean> {
-    return (await this.run((db) => db(TABLE).where({ id }).delete())) > 0;
+    return (await this.tx.statement((db) => db(TABLE).where({ id }).delete())) > 0;
   }
 
   /** Sets `expiresAt` (to end a session now or later); an unknown id changes nothing. */
   async expire(id: string, at: Date): Promise<void> {
     const expiresAt = stamp('expiresAt', at);
-    await this.run((db) => db(TABLE).where({ id }).update({ expires_at: expiresAt, updated_at: this.tx.now() }));
+    await this.tx.statement((db) => db(TABLE).where({ id }).update({ expires_at: expiresAt, updated_at: this.tx.now() }));
   }
 
   /**
@@ -130,12 +120,12 @@ export class KnexAuthenticationRepository {
    */
   deleteExpired(before: Date): Promise<number> {
     const cutoff = stamp('before', before);
-    return this.run((db) => db(TABLE).whereNotNull('expires_at').where('expires_at', '<', cutoff).delete());
+    return this.tx.statement((db) => db(TABLE).whereNotNull('expires_at').where('expires_at', '<', cutoff).delete());
   }
 
   /** Whether any authentication of `method` exists. */
   async exists(method: AuthMethod): Promise<boolean> {
-    const row: unknown = await this.run((db) => db(TABLE).where({ method }).first('id'));
+    const row: unknown = await this.tx.read((db) => db(TABLE).where({ method }).first('id'));
     return row !== undefined;
   }
 
@@ -145,7 +135,7 @@ export class KnexAuthenticationRepository {
    */
   async listLiveDigests(now: Date): Promise<LiveDigest[]> {
     const at = stamp('now', now);
-    const rows = (await this.run((db) =>
+    const rows = (await this.tx.read((db) =>
       db(TABLE)
         .select('client_token_digest', 'method', 'metadata', 'expires_at')
         .where((w) => w.whereNull('expires_at').orWhere('expires_at', '>=', at)),
@@ -159,23 +149,5 @@ export class KnexAuthenticationRepository {
         ...(row.expires_at === null ? {} : { expiresAt: row.expires_at }),
       };
     });
-  }
-
-  /**
-   * One statement, with driver errors translated. A statement the database aborted because
-   * another raced it (deadlock, serialization failure) was rolled back whole, so it is run again.
-   */
-  private async run<T>(work: (db: Knex) => PromiseLike<T>, hints?: DbErrorHints): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work(this.tx.knex);
-      } catch (err) {
-        if (attempt < MAX_ATTEMPTS && isRetryableDbError(this.tx.dialect, err)) {
-          await backoff(attempt);
-          continue;
-        }
-        throw adaptDbError(this.tx.dialect, err, hints);
-      }
-    }
   }
 }

@@ -1,6 +1,6 @@
 /** The `/auth/v1` router, assembled from what the composition root enabled. */
 import Router from '@koa/router';
-import type { AuthenticationStore, Authenticator, LoginMethod, SessionSettings } from '@ensign/auth';
+import type { AccessPolicy, AuthenticationStore, Authenticator, LoginMethod, SessionSettings } from '@ensign/auth';
 import { AUTH_PREFIX } from '../../auth/auth-surface.js';
 import type { AppRouter, AppState } from '../../http/app-state.js';
 import { jsonBodyMiddleware } from '../../http/body.middleware.js';
@@ -13,10 +13,8 @@ import type { EnabledMethods } from './method-catalog.js';
 export interface AppAuth {
   store: AuthenticationStore;
   authenticator: Authenticator;
-  /** `authentication.required`. */
-  required: boolean;
-  /** `authentication.exclude.management`. */
-  excludeManagement: boolean;
+  /** `authentication.required` and `exclude.*`: which routes need a credential. */
+  policy: AccessPolicy;
   session: SessionSettings;
   methods: EnabledMethods;
   /** Browser login methods, each under its paths below `/auth/v1/method` (`github` and `codehost`, `oidc/<name>`). */
