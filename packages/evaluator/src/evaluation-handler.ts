@@ -1,27 +1,30 @@
 /**
  * The evaluator's node:http request handler: `/evaluate/v1`, the client-side snapshot, OFREP and
- * the legacy evaluate routes, answered from the held compiled snapshots without any I/O but
- * reading the body. A namespace the source does not hold but can fetch is loaded first (only that
- * request waits). Any other request is handed on through `next`.
+ * the legacy evaluate routes. Each route is an evaluation operation (see
+ * request/evaluation-operation.ts) and how its answer is written; the handler authenticates by the
+ * access policy, reads the body and runs the operation. No I/O but reading the body, unless a
+ * namespace must be fetched first (only that request waits). Any other request goes to `next`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { assertScope, type Caller, UNSCOPED } from '@ensign/auth';
-import { AppError, Code, type Fields, isAppError } from '@ensign/core';
+import { AccessPolicy, type Caller, type Resolved, type Surface } from '@ensign/auth';
+import { AppError, Code, DEFAULT_BODY_LIMIT_BYTES, type Fields, isServerFault } from '@ensign/core';
 import type { Logger } from 'pino';
-import { loadAndRerun, NamespaceNotHeld } from './fetch-on-miss.js';
-import { DEFAULT_BODY_LIMIT_BYTES, parseJsonObject, readBody } from './http/body-reader.js';
-import { type EvaluatorAuthOptions, RequestAuth, type Surface } from './http/request-auth.js';
-import { batchScope, legacyBatchScope, pathScope, type ScopeOf, singleScope } from './http/request-scope.js';
-import { sendBody, sendError, StatusError } from './http/respond.js';
-import { type RouteSpec, RouteTable } from './http/route-table.js';
-import { legacyBatchRoute, legacyEvaluateRoute } from './legacy/legacy.routes.js';
-import { OfrepError, sendOfrepError, toOfrepError } from './ofrep/ofrep-errors.js';
-import { configurationBody, type OfrepOptions, ofrepBulkRoute, ofrepFlagRoute } from './ofrep/ofrep.routes.js';
-import { batchRoute, booleanRoute, variantRoute } from './routes/evaluate.routes.js';
-import type { EvaluatorDeps, RouteCall } from './routes/route-call.js';
-import { snapshotRoute } from './routes/snapshot.route.js';
+import { parseJsonObject, readBody } from './http/body-reader.js';
+import { type HttpCall, HttpInput } from './http/http-call.js';
+import { type EvaluatorAuthOptions, RequestCredentials } from './http/request-credentials.js';
+import { sendBody, sendError, sendJson } from './http/respond.js';
+import { RouteTable } from './http/route-table.js';
+import { ofrepErrorBody, toOfrepError } from './ofrep/ofrep-errors.js';
+import { batchOperation, booleanOperation, variantOperation } from './operations/evaluate.operations.js';
+import { legacyBatchOperation, legacyEvaluateOperation } from './operations/legacy.operations.js';
+import { ofrepBulkOperation, ofrepFlagOperation } from './operations/ofrep.operations.js';
+import { snapshotOperation } from './operations/snapshot.operation.js';
+import type { EvaluationOperation } from './request/evaluation-operation.js';
+import { asAppError, evaluationRun, NOT_READY, type Outcome, runEvaluation, scopeRefusal } from './request/run-evaluation.js';
+import { sendAnswer, sendBatch, sendBoolean, sendVariant } from './routes/evaluate.routes.js';
+import { configurationBody, type OfrepOptions, sendBulk, sendFlag } from './routes/ofrep.routes.js';
+import { sendSnapshot } from './routes/snapshot.route.js';
 import { DEFAULT_MAX_BATCH_SIZE } from './service/evaluation-service.js';
-import { assertReady } from './service/evaluation-steps.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 /** What the evaluation handler needs. */
@@ -46,124 +49,131 @@ export type EvaluationHandler = ((req: IncomingMessage, res: ServerResponse, nex
   readonly routes: ReadonlyArray<readonly [method: string, path: string]>;
 };
 
-/** Largest batch accepted by default (defined with the evaluation service both transports share). */
-export { DEFAULT_MAX_BATCH_SIZE };
-
-type Handler = (call: RouteCall, deps: EvaluatorDeps) => void;
+/** One route: its operation (none for a fixed answer) and how its answer is written. */
+interface HttpRoute {
+  method: 'GET' | 'POST';
+  /** Whether it reads a JSON body. */
+  body: boolean;
+  /** The part of the API it belongs to: who must authenticate, what a scoped token may touch. */
+  surface: Surface;
+  /** Flipt's `{code, message, details}` or OFREP's error body. */
+  errors: 'flipt' | 'ofrep';
+  operation: EvaluationOperation<unknown, unknown> | undefined;
+  respond: (call: HttpCall, answer: unknown) => void;
+}
 
 const EMPTY_BODY: Fields = Object.freeze({});
 const PRETTY_ACCEPT = 'application/json+pretty';
+/** After a refused body the connection is closed, so the rest of it is never read. */
+const CLOSE: Record<string, string> = { Connection: 'close' };
+
+function route<R, A>(
+  method: 'GET' | 'POST',
+  surface: Surface,
+  operation: EvaluationOperation<R, A> | undefined,
+  respond: (call: HttpCall, answer: A) => void,
+): HttpRoute {
+  return {
+    method,
+    body: method === 'POST',
+    surface,
+    errors: surface === 'ofrep' ? 'ofrep' : 'flipt',
+    operation: operation as EvaluationOperation<unknown, unknown> | undefined,
+    respond: respond as HttpRoute['respond'],
+  };
+}
 
 /** Creates the evaluation handler over `options.source`. */
 export function createEvaluationHandler(options: EvaluationHandlerOptions): EvaluationHandler {
-  const deps: EvaluatorDeps = {
-    source: options.source,
-    logger: options.logger,
-    now: options.now ?? Date.now,
-    maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE,
-  };
+  const { logger } = options;
+  const now = options.now ?? Date.now;
+  const policy = options.auth === undefined ? AccessPolicy.OPEN : new AccessPolicy(options.auth);
+  const credentials = options.auth === undefined ? undefined : new RequestCredentials(options.auth, now);
+  const run = evaluationRun(options.source, { now, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE }, policy);
   const limitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const configuration = configurationBody(options.ofrep ?? { cacheEnabled: false, cacheTtlMs: 0 });
-  const configurationRoute: Handler = (call) => sendBody(call.res, 200, configuration);
-  const auth = options.auth === undefined ? undefined : new RequestAuth(options.auth, deps.now);
 
-  /** A route: its surface decides `exclude.*`; `scope` is absent where namespace-scoped tokens are refused (OFREP). */
-  const route = (method: 'GET' | 'POST', handler: Handler, surface: Surface, scope?: ScopeOf): RouteSpec<Handler> => ({
-    method,
-    body: method === 'POST',
-    errors: surface === 'ofrep' ? 'ofrep' : 'flipt',
-    handler,
-    surface,
-    ...(scope === undefined ? {} : { scope }),
-  });
-  const routes = new RouteTable<Handler>()
-    .add('/evaluate/v1/variant', route('POST', variantRoute, 'evaluation', singleScope))
-    .add('/evaluate/v1/boolean', route('POST', booleanRoute, 'evaluation', singleScope))
-    .add('/evaluate/v1/batch', route('POST', batchRoute, 'evaluation', batchScope))
-    .add('/evaluate/v1/namespaces/{ns}/variant', route('POST', variantRoute, 'evaluation', singleScope))
-    .add('/evaluate/v1/namespaces/{ns}/boolean', route('POST', booleanRoute, 'evaluation', singleScope))
-    .add('/internal/v1/evaluation/snapshot/namespace/{key}', route('GET', snapshotRoute, 'evaluation', pathScope))
-    .add('/ofrep/v1/configuration', route('GET', configurationRoute, 'ofrep'))
-    .add('/ofrep/v1/evaluate/flags', route('POST', ofrepBulkRoute, 'ofrep'))
-    .add('/ofrep/v1/evaluate/flags/{key}', route('POST', ofrepFlagRoute, 'ofrep'))
-    .add('/api/v1/evaluate', route('POST', legacyEvaluateRoute, 'management', singleScope))
-    .add('/api/v1/batch-evaluate', route('POST', legacyBatchRoute, 'management', legacyBatchScope))
-    .add('/api/v1/namespaces/{ns}/evaluate', route('POST', legacyEvaluateRoute, 'management', singleScope))
-    .add('/api/v1/namespaces/{ns}/batch-evaluate', route('POST', legacyBatchRoute, 'management', legacyBatchScope));
+  const routes = new RouteTable<HttpRoute>()
+    .add('/evaluate/v1/variant', route('POST', 'evaluation', variantOperation, sendVariant))
+    .add('/evaluate/v1/boolean', route('POST', 'evaluation', booleanOperation, sendBoolean))
+    .add('/evaluate/v1/batch', route('POST', 'evaluation', batchOperation, sendBatch))
+    .add('/evaluate/v1/namespaces/{ns}/variant', route('POST', 'evaluation', variantOperation, sendVariant))
+    .add('/evaluate/v1/namespaces/{ns}/boolean', route('POST', 'evaluation', booleanOperation, sendBoolean))
+    .add('/internal/v1/evaluation/snapshot/namespace/{key}', route('GET', 'evaluation', snapshotOperation, sendSnapshot))
+    .add('/ofrep/v1/configuration', route('GET', 'ofrep', undefined, (call) => sendBody(call.res, 200, configuration)))
+    .add('/ofrep/v1/evaluate/flags', route('POST', 'ofrep', ofrepBulkOperation, sendBulk))
+    .add('/ofrep/v1/evaluate/flags/{key}', route('POST', 'ofrep', ofrepFlagOperation, sendFlag))
+    .add('/api/v1/evaluate', route('POST', 'management', legacyEvaluateOperation, sendAnswer))
+    .add('/api/v1/batch-evaluate', route('POST', 'management', legacyBatchOperation, sendAnswer))
+    .add('/api/v1/namespaces/{ns}/evaluate', route('POST', 'management', legacyEvaluateOperation, sendAnswer))
+    .add('/api/v1/namespaces/{ns}/batch-evaluate', route('POST', 'management', legacyBatchOperation, sendAnswer));
 
-  /** Answers `err` in the route's error style; anything unexpected is a logged 500. */
-  const fail = (route: RouteSpec<Handler>, res: ServerResponse, err: unknown, extraHeaders?: Record<string, string>): void => {
+  /** Answers a failure in the route's error format; a fault of ours is logged, its cause never shown. */
+  function fail(route: HttpRoute, res: ServerResponse, failure: unknown, extraHeaders?: Record<string, string>): void {
+    const err = asAppError(failure);
+    if (isServerFault(err)) logger.error({ err: err.cause ?? err }, 'evaluation failed');
     // Flipt's gateway names the reason of a 401 in WWW-Authenticate.
-    if (isAppError(err) && err.code === Code.Unauthenticated) extraHeaders = { ...extraHeaders, 'WWW-Authenticate': err.message };
+    if (err.code === Code.Unauthenticated) extraHeaders = { ...extraHeaders, 'WWW-Authenticate': err.message };
     if (route.errors === 'ofrep') {
       const ofrep = toOfrepError(err);
-      if (ofrep !== undefined) {
-        if (ofrep.status >= 500) deps.logger.error({ err }, 'evaluation failed');
-        sendOfrepError(res, ofrep, extraHeaders);
-        return;
-      }
-      deps.logger.error({ err }, 'evaluation failed');
-      sendOfrepError(res, new OfrepError(500, 'GENERAL', 'internal error'), extraHeaders);
-      return;
+      sendJson(res, ofrep.httpStatus, ofrepErrorBody(ofrep), undefined, extraHeaders);
+    } else {
+      sendError(res, err, extraHeaders);
     }
-    if (err instanceof StatusError) {
-      sendError(res, err.error, err.status, extraHeaders);
-      return;
-    }
-    if (isAppError(err)) {
-      if (err.code === Code.Internal) deps.logger.error({ err }, 'evaluation failed');
-      sendError(res, err, undefined, extraHeaders);
-      return;
-    }
-    deps.logger.error({ err }, 'evaluation failed');
-    sendError(res, new AppError(Code.Internal, 'internal error'), undefined, extraHeaders);
-  };
+  }
 
-  const run = (route: RouteSpec<Handler>, call: RouteCall, text: string | undefined, caller: Caller | undefined): void => {
+  function settle(route: HttpRoute, call: HttpCall, outcome: Outcome<unknown>): void {
+    if (outcome instanceof AppError) {
+      fail(route, call.res, outcome);
+      return;
+    }
     try {
-      if (text !== undefined) call.body = parseJsonObject(text);
-      // Namespace-scoped tokens: checked once the body, which names the namespaces, is parsed.
-      if (caller?.namespace !== undefined) assertScope(caller, route.scope === undefined ? UNSCOPED : route.scope(call.body, call.params));
-      route.handler(call, deps);
+      route.respond(call, outcome);
     } catch (err) {
-      if (err instanceof NamespaceNotHeld) {
-        loadAndRerun(
-          err,
-          deps.source,
-          (source) => route.handler(call, { ...deps, source }),
-          (loadErr) => fail(route, call.res, loadErr),
-        ).catch((lateErr: unknown) => deps.logger.error({ err: lateErr }, 'evaluation failed after loading a namespace'));
-        return;
-      }
       fail(route, call.res, err);
     }
-  };
+  }
 
-  /** Serves a matched route to an authenticated (or unguarded) request. */
-  function serve(req: IncomingMessage, res: ServerResponse, route: RouteSpec<Handler>, params: string[], pretty: boolean, caller: Caller | undefined): void {
-    try {
-      assertReady(deps.source);
-    } catch (err) {
-      fail(route, res, err);
+  function evaluate(route: HttpRoute, call: HttpCall, input: HttpInput, caller: Caller | undefined, started: number): void {
+    const operation = route.operation as EvaluationOperation<unknown, unknown>;
+    const outcome = runEvaluation(run, operation, input, route.surface, caller, started);
+    if (outcome instanceof Promise) outcome.then((late) => settle(route, call, late));
+    else settle(route, call, outcome);
+  }
+
+  /** Serves a matched route to a request let through by the access policy. */
+  function serve(req: IncomingMessage, res: ServerResponse, route: HttpRoute, params: string[], pretty: boolean, caller: Caller | undefined): void {
+    const started = performance.now();
+    // Until the initial sync no route answers, so nothing reflects a partial state.
+    if (!run.source.ready()) {
+      fail(route, res, NOT_READY);
       return;
     }
     const accept = req.headers.accept;
-    const call: RouteCall = {
-      res,
-      headers: req.headers,
-      body: EMPTY_BODY,
-      params,
-      started: performance.now(),
-      style: { pretty: pretty || (accept !== undefined && accept.includes(PRETTY_ACCEPT)) },
-    };
+    const call: HttpCall = { res, headers: req.headers, style: { pretty: pretty || (accept !== undefined && accept.includes(PRETTY_ACCEPT)) } };
+    if (route.operation === undefined) {
+      // A fixed answer touches no namespace: a scoped caller may not have it.
+      const refused = caller?.namespace === undefined ? undefined : scopeRefusal(policy, route.surface, caller);
+      settle(route, call, refused);
+      return;
+    }
     if (!route.body) {
-      run(route, call, undefined, caller);
+      evaluate(route, call, new HttpInput(EMPTY_BODY, params, req.headers), caller, started);
       return;
     }
     readBody(req, limitBytes, (err, text) => {
-      if (text !== undefined) run(route, call, text, caller);
-      // The connection is closed after a refused body so the rest of it is never read.
-      else fail(route, res, err, err instanceof StatusError ? { Connection: 'close' } : undefined);
+      if (text === undefined) {
+        fail(route, res, err, err instanceof AppError && err.httpStatus === 413 ? CLOSE : undefined);
+        return;
+      }
+      let body: Fields;
+      try {
+        body = parseJsonObject(text);
+      } catch (parseErr) {
+        fail(route, res, parseErr);
+        return;
+      }
+      evaluate(route, call, new HttpInput(body, params, req.headers), caller, started);
     });
   }
 
@@ -182,13 +192,9 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
       return;
     }
     const { route, params, pretty } = match;
-    if (auth === undefined || !auth.guards(route.surface)) {
-      serve(req, res, route, params, pretty, undefined);
-      return;
-    }
-    let caller: Caller | Promise<Caller>;
+    let caller: Resolved;
     try {
-      caller = auth.authenticate(req);
+      caller = policy.callerOf(route.surface, () => credentials?.resolve(req));
     } catch (err) {
       fail(route, res, err);
       return;

@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { digestOf, type DigestEntry } from '@ensign/auth';
 import { pino } from 'pino';
+import { readySource } from '@ensign/testkit/snapshot-fixtures';
 import { createEvaluationHandler, type EvaluationHandler } from '../src/evaluation-handler.js';
-import { readySource } from './helpers/fixtures.js';
 import { FIXED_NOW } from './helpers/server.js';
 
 const UNAUTHENTICATED = 'request was not authenticated';

@@ -1,8 +1,8 @@
 /** Authentication of the evaluator's routes against a published digest set, JWTs, exclusions and namespace-scoped tokens. */
 import test from 'ava';
 import { type Authentication, csrfTokenFor, digestOf, type DigestEntry, type DigestSet } from '@ensign/auth';
-import type { EvaluatorAuthOptions } from '../src/http/request-auth.js';
-import { readySource } from './helpers/fixtures.js';
+import { readySource } from '@ensign/testkit/snapshot-fixtures';
+import type { EvaluatorAuthOptions } from '../src/http/request-credentials.js';
 import { assertError, FIXED_NOW, startServer } from './helpers/server.js';
 
 const UNAUTHENTICATED = 'request was not authenticated';

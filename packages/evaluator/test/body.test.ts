@@ -1,7 +1,7 @@
 /** Request bodies: JSON whatever the Content-Type, both spellings, nulls, and every kind of bad input. */
 import { request } from 'node:http';
 import test from 'ava';
-import { readySource } from './helpers/fixtures.js';
+import { readySource } from '@ensign/testkit/snapshot-fixtures';
 import { assertError, startServer } from './helpers/server.js';
 
 test('a body is JSON whatever its Content-Type', async (t) => {

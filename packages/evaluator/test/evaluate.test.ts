@@ -1,7 +1,7 @@
 /** `/evaluate/v1`: variant, boolean and batch responses, the namespaced forms and the engine's failures. */
 import test from 'ava';
+import { defaultDocument, flag, hold, readySource } from '@ensign/testkit/snapshot-fixtures';
 import { InProcessSnapshotSource } from '../src/in-process-snapshot-source.js';
-import { defaultDocument, flag, hold, readySource } from './helpers/fixtures.js';
 import { assertError, FIXED_NOW, startServer, TIMESTAMP, UUID } from './helpers/server.js';
 
 const FIXED_TIMESTAMP = new Date(FIXED_NOW).toISOString();

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { pino } from 'pino';
+import { defaultDocument, otherDocument, snapshotOf } from '@ensign/testkit/snapshot-fixtures';
 import { createEvaluatorMetricsHandler } from '../src/evaluator-metrics.route.js';
 import { approximateHeldBytes } from '../src/held-size.js';
 import { NatsSnapshotSource } from '../src/nats-snapshot-source.js';
 import { FakeBucket } from './helpers/fake-bucket.js';
-import { defaultDocument, otherDocument, snapshotOf } from './helpers/fixtures.js';
 
 const RECEIVED_AT = Date.parse('2025-01-01T00:00:00Z');
 

@@ -1,11 +1,11 @@
 /** Failures that are not the caller's: mapped once, logged, answered without crashing the server. */
 import test from 'ava';
 import { pino } from 'pino';
+import { defaultDocument, readySource, snapshotOf } from '@ensign/testkit/snapshot-fixtures';
 import { gatedSnapshot } from '../src/snapshot/gated-snapshot.js';
-import { failureError } from '../src/routes/route-call.js';
+import { failureError } from '../src/operations/failure-error.js';
 import { ofrepFailure } from '../src/ofrep/ofrep-errors.js';
 import type { SnapshotSource } from '../src/snapshot-source.js';
-import { defaultDocument, readySource, snapshotOf } from './helpers/fixtures.js';
 import { assertError, startServer } from './helpers/server.js';
 
 test('engine failures map to Flipt statuses and OFREP codes', (t) => {
@@ -13,8 +13,8 @@ test('engine failures map to Flipt statuses and OFREP codes', (t) => {
   t.like(failureError({ errorCode: 'TYPE_MISMATCH', message: 'flag type BOOLEAN_FLAG_TYPE invalid' }), { code: 3 });
   t.like(failureError({ errorCode: 'PARSE_ERROR', message: 'unknown constraint type' }), { code: 3 });
   t.like(failureError({ errorCode: 'GENERAL', message: 'boom' }), { code: 13, message: 'boom' });
-  t.like(ofrepFailure('x', { errorCode: 'PARSE_ERROR', message: 'unknown constraint type' }), { status: 400, errorCode: 'INVALID_CONTEXT', key: 'x' });
-  t.like(ofrepFailure('x', { errorCode: 'GENERAL', message: 'boom' }), { status: 500, errorCode: 'GENERAL' });
+  t.like(ofrepFailure('x', { errorCode: 'PARSE_ERROR', message: 'unknown constraint type' }), { httpStatus: 400, errorCode: 'INVALID_CONTEXT', key: 'x' });
+  t.like(ofrepFailure('x', { errorCode: 'GENERAL', message: 'boom' }), { httpStatus: 500, errorCode: 'GENERAL' });
 });
 
 test('an unexpected exception is a logged 500 with a generic message, and the server keeps serving', async (t) => {

@@ -1,6 +1,6 @@
 /** The legacy `/api/v1/evaluate` and `/api/v1/batch-evaluate` routes and their response shape. */
 import test from 'ava';
-import { readySource } from './helpers/fixtures.js';
+import { readySource } from '@ensign/testkit/snapshot-fixtures';
 import { assertError, FIXED_NOW, startServer, UUID } from './helpers/server.js';
 
 const FIXED_TIMESTAMP = new Date(FIXED_NOW).toISOString();

@@ -1,7 +1,7 @@
 /** OFREP: configuration, single and bulk evaluation, the flag filter, ETag/304 and OFREP's error bodies. */
 import test from 'ava';
+import { defaultDocument, hold, readySource } from '@ensign/testkit/snapshot-fixtures';
 import { InProcessSnapshotSource } from '../src/in-process-snapshot-source.js';
-import { defaultDocument, hold, readySource } from './helpers/fixtures.js';
 import { startServer } from './helpers/server.js';
 
 test('configuration advertises polling from the cache settings', async (t) => {

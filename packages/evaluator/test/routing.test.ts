@@ -1,8 +1,8 @@
 /** Which requests the handler takes, grpc-gateway's 404/501, trailing slashes, pretty output, readiness. */
 import test from 'ava';
+import { defaultDocument, hold, readySource } from '@ensign/testkit/snapshot-fixtures';
 import { createHealthCheck } from '../src/health.js';
 import { InProcessSnapshotSource } from '../src/in-process-snapshot-source.js';
-import { defaultDocument, hold, readySource } from './helpers/fixtures.js';
 import { assertError, startServer } from './helpers/server.js';
 
 test('paths outside the evaluator\'s are handed on untouched', async (t) => {

@@ -6,10 +6,10 @@ import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import type { SnapshotDocument } from '@ensign/engine';
 import { pino } from 'pino';
+import { defaultDocument, flag, otherDocument, snapshotOf } from '@ensign/testkit/snapshot-fixtures';
 import { approximateHeldBytes } from '../src/held-size.js';
 import { NatsSnapshotSource, type NatsSnapshotSourceOptions } from '../src/nats-snapshot-source.js';
 import { FakeBucket } from './helpers/fake-bucket.js';
-import { defaultDocument, flag, otherDocument, snapshotOf } from './helpers/fixtures.js';
 import { assertError, startServer } from './helpers/server.js';
 
 async function startedSource(t: ExecutionContext, bucket: FakeBucket, options: Partial<NatsSnapshotSourceOptions> = {}): Promise<NatsSnapshotSource> {

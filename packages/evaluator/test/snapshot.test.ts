@@ -1,7 +1,7 @@
 /** GET /internal/v1/evaluation/snapshot/namespace/{key}: version gating, ETag and 304. */
 import test from 'ava';
+import { defaultDocument, hold, readySource } from '@ensign/testkit/snapshot-fixtures';
 import { InProcessSnapshotSource } from '../src/in-process-snapshot-source.js';
-import { defaultDocument, hold, readySource } from './helpers/fixtures.js';
 import { startServer } from './helpers/server.js';
 
 const PATH = '/internal/v1/evaluation/snapshot/namespace/default';

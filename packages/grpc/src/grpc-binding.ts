@@ -5,16 +5,19 @@
  * it authenticates the call's `authorization` metadata, checks a namespace-scoped token against
  * `scope`, runs the handler and maps an AppError to its gRPC status. No handler sees grpc-js types.
  */
-import type { Caller, ScopeTarget } from '@ensign/auth';
+import type { Caller, ScopeTarget, Surface } from '@ensign/auth';
 
-/** Which part of the API a service belongs to, for `authentication.required` and `exclude.*`. */
-export type GrpcSurface = 'management' | 'evaluation' | 'ofrep' | 'auth' | 'public';
+/** Which part of the API a service belongs to: the access policy's surfaces, the same as over HTTP. */
+export type GrpcSurface = Surface;
 
 /** One unary method. `request` is the message as @grpc/proto-loader decodes it (see proto-loading.ts). */
 export interface GrpcMethod {
   handler: (request: Record<string, unknown>, caller: Caller | undefined) => unknown;
-  /** The namespaces the request touches, for namespace-scoped tokens; absent = refused for them. */
-  scope?: (request: Record<string, unknown>) => ScopeTarget;
+  /**
+   * The namespaces the request touches, for namespace-scoped tokens; absent = refused for them;
+   * `checked-by-handler` when the handler holds its caller to its namespace itself.
+   */
+  scope?: ((request: Record<string, unknown>) => ScopeTarget) | 'checked-by-handler';
 }
 
 export interface GrpcBinding {

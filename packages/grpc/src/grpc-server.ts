@@ -5,7 +5,7 @@
  */
 import { type Metadata, Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData, status as GrpcStatus, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { ServiceDefinition } from '@grpc/proto-loader';
-import { actorOf, assertScope, runAs, UNSCOPED } from '@ensign/auth';
+import { actorOf, runAs } from '@ensign/auth';
 import { CallAuth, type CallAuthOptions } from './call-auth.js';
 import type { GrpcBinding, GrpcMethod } from './grpc-binding.js';
 import type { GrpcLogger } from './grpc-logger.js';
@@ -59,7 +59,8 @@ function authorizationOf(metadata: Metadata): string | undefined {
 /** Authenticates, checks the namespace scope, runs the handler. */
 async function runCall(binding: GrpcBinding, method: GrpcMethod, call: UnaryCall, auth: CallAuth): Promise<unknown> {
   const caller = await auth.callerOf(binding.surface, authorizationOf(call.metadata));
-  if (caller?.namespace !== undefined) assertScope(caller, method.scope?.(call.request) ?? UNSCOPED);
+  const { scope } = method;
+  if (caller?.namespace !== undefined && scope !== 'checked-by-handler') auth.policy.assertScope(binding.surface, caller, scope?.(call.request));
   // Writes record who made them, as over HTTP.
   if (caller !== undefined) return runAs(actorOf(caller), () => method.handler(call.request, caller));
   return method.handler(call.request, caller);

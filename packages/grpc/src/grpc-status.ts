@@ -4,7 +4,7 @@
  * whose cause is only logged, as the HTTP transports do.
  */
 import { status as GrpcStatus, type StatusObject } from '@grpc/grpc-js';
-import { Code, httpStatusOf, isAppError } from '@ensign/core';
+import { Code, isAppError, isServerFault } from '@ensign/core';
 
 /** core's codes and gRPC's, name by name (they share their numbers; the table keeps it checked). */
 const STATUS_OF: Readonly<Record<Code, GrpcStatus>> = {
@@ -32,8 +32,8 @@ export type GrpcErrorStatus = Pick<StatusObject, 'code' | 'details'>;
 
 /** The status of a failed call, and whether the failure is the server's (to be logged). */
 export function grpcStatusOf(err: unknown): GrpcErrorStatus & { serverFault: boolean } {
-  if (!isAppError(err)) return { code: GrpcStatus.INTERNAL, details: 'internal error', serverFault: true };
-  // The same failures the HTTP transports log: 5xx, but for "not implemented", which is the client's.
-  const serverFault = httpStatusOf(err.code) >= 500 && err.code !== Code.Unimplemented;
+  // The same failures the HTTP transports log.
+  const serverFault = isServerFault(err);
+  if (!isAppError(err)) return { code: GrpcStatus.INTERNAL, details: 'internal error', serverFault };
   return { code: STATUS_OF[err.code] ?? GrpcStatus.UNKNOWN, details: err.message, serverFault };
 }

@@ -1,13 +1,6 @@
 /** Reading a JSON request body on node:http, bounded in size. */
 import type { IncomingMessage } from 'node:http';
-import { AppError, Code, type Fields, invalid, isFields } from '@ensign/core';
-import { StatusError } from './respond.js';
-
-/** Default largest request body, in bytes (1 MiB), as on the management API. */
-export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
-
-const tooLarge = (limitBytes: number): StatusError =>
-  new StatusError(413, new AppError(Code.InvalidArgument, `request body too large: limit is ${limitBytes} bytes`));
+import { bodyTooLarge, type Fields, invalid, isFields } from '@ensign/core';
 
 /** What `readBody` hands back: the body text, or why there is none to read. */
 export type BodyCallback = (err: unknown, text: string | undefined) => void;
@@ -51,7 +44,7 @@ export function readBody(req: IncomingMessage, limitBytes: number, done: BodyCal
     chunks.push(chunk);
   });
   req.on('end', () => {
-    if (over) return finish(tooLarge(limitBytes), undefined);
+    if (over) return finish(bodyTooLarge(limitBytes), undefined);
     const only = chunks.length === 1 ? chunks[0] : undefined;
     finish(undefined, (only ?? Buffer.concat(chunks, size)).toString('utf8'));
   });

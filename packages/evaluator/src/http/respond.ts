@@ -1,22 +1,11 @@
 /** Writing responses on node:http: one `writeHead` and one `end` per answer. */
 import type { ServerResponse } from 'node:http';
-import { type AppError, errorBody, httpStatusOf } from '@ensign/core';
+import { type AppError, errorBody } from '@ensign/core';
 
 /** How a route wants its JSON printed. */
 export interface OutputStyle {
   /** `?pretty` or `Accept: application/json+pretty`: indented output. */
   pretty: boolean;
-}
-
-/** An AppError answered with a status other than its code's (413 with code 3). */
-export class StatusError extends Error {
-  override readonly name = 'StatusError';
-  constructor(
-    readonly status: number,
-    readonly error: AppError,
-  ) {
-    super(error.message);
-  }
 }
 
 /** Sends an already serialised JSON body. */
@@ -38,9 +27,9 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, st
   sendBody(res, status, style?.pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value), extraHeaders);
 }
 
-/** Flipt's `{code, message, details: []}` error body with the status its code maps to. */
-export function sendError(res: ServerResponse, err: AppError, status = httpStatusOf(err.code), extraHeaders?: Record<string, string>): void {
-  sendJson(res, status, errorBody(err), undefined, extraHeaders);
+/** Flipt's `{code, message, details: []}` error body with the error's status. */
+export function sendError(res: ServerResponse, err: AppError, extraHeaders?: Record<string, string>): void {
+  sendJson(res, err.httpStatus, errorBody(err), undefined, extraHeaders);
 }
 
 /** 304 with the entity tag repeated and no body. */

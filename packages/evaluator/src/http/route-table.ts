@@ -1,32 +1,20 @@
 /** The evaluator's routes and the paths it answers for; everything else belongs to the control plane. */
-import type { ScopeOf } from './request-scope.js';
-import type { Surface } from './request-auth.js';
 
-/** How a route reports errors: Flipt's `{code, message, details}` or OFREP's own body. */
-export type ErrorStyle = 'flipt' | 'ofrep';
-
-/** One route: method, whether it reads a JSON body, and its handler's name. */
-export interface RouteSpec<H> {
+/** What the table needs to know of a route. */
+export interface RouteSpec {
   method: 'GET' | 'POST';
-  body: boolean;
-  errors: ErrorStyle;
-  handler: H;
-  /** The part of the API it belongs to (`authentication.exclude.*`). */
-  surface: Surface;
-  /** The namespaces a request touches; absent for routes a namespace-scoped token may not call. */
-  scope?: ScopeOf;
 }
 
 /** What a request path resolves to. */
-export type RouteMatch<H> =
-  | { kind: 'route'; route: RouteSpec<H>; params: string[]; pretty: boolean }
+export type RouteMatch<H extends RouteSpec> =
+  | { kind: 'route'; route: H; params: string[]; pretty: boolean }
   | { kind: 'not-found' }
   | { kind: 'method-not-allowed' };
 
 /** A path pattern: literal segments, and `*` for a parameter. */
 interface Pattern<H> {
   segments: readonly string[];
-  route: RouteSpec<H>;
+  route: H;
 }
 
 /** Prefixes whose unknown paths get grpc-gateway's JSON 404 from the evaluator. */
@@ -43,14 +31,14 @@ const decode = (segment: string): string => {
 const hasPretty = (query: string): boolean => query !== '' && new URLSearchParams(query).has('pretty');
 
 /** A compiled route table: `match(method, url)` is undefined for paths the evaluator does not serve. */
-export class RouteTable<H> {
+export class RouteTable<H extends RouteSpec> {
   /** Paths without parameters, looked up directly (the hot evaluation routes are all such). */
-  private readonly fixed = new Map<string, RouteSpec<H>>();
+  private readonly fixed = new Map<string, H>();
   private readonly patterns: Pattern<H>[] = [];
   private readonly added: Array<readonly [method: string, path: string]> = [];
 
   /** Adds a route at `path`, written with `{name}` for parameters. */
-  add(path: string, route: RouteSpec<H>): this {
+  add(path: string, route: H): this {
     this.added.push([route.method, path]);
     const segments = path
       .split('/')
@@ -93,7 +81,7 @@ export class RouteTable<H> {
   }
 }
 
-const allows = (route: RouteSpec<unknown>, method: string): boolean =>
+const allows = (route: RouteSpec, method: string): boolean =>
   method === route.method || (method === 'HEAD' && route.method === 'GET');
 
 function matchSegments(pattern: readonly string[], segments: readonly string[]): string[] | undefined {

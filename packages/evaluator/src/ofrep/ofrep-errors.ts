@@ -1,20 +1,19 @@
 /** OFREP's own error bodies: `{key, errorCode, errorDetails}` instead of Flipt's `{code, message, details}`. */
-import type { ServerResponse } from 'node:http';
-import { Code, httpStatusOf, isAppError } from '@ensign/core';
+import { AppError, Code } from '@ensign/core';
 import type { EvaluationFailure } from '@ensign/engine';
-import { sendJson, StatusError } from '../http/respond.js';
 
-/** An OFREP error answer. */
-export class OfrepError extends Error {
-  override readonly name = 'OfrepError';
+const CODE_OF_STATUS: Readonly<Record<number, Code>> = { 400: Code.InvalidArgument, 404: Code.NotFound };
+
+/** An OFREP error answer: an AppError that also carries OFREP's error code and the flag it is about. */
+export class OfrepError extends AppError {
   constructor(
-    readonly status: number,
+    httpStatus: number,
     readonly errorCode: string,
-    readonly details: string,
+    details: string,
     /** The flag the error is about, when there is one. */
     readonly key = '',
   ) {
-    super(details);
+    super(CODE_OF_STATUS[httpStatus] ?? Code.Internal, details, { httpStatus });
   }
 }
 
@@ -34,20 +33,18 @@ export function ofrepFailure(key: string, failure: EvaluationFailure): OfrepErro
 /** COMPAT(flipt): Flipt's wording for a flag that does not exist. */
 export const flagNotFound = (key: string): OfrepError => new OfrepError(404, 'FLAG_NOT_FOUND', `flag was not found ${key}`, key);
 
-/** Anything thrown by an OFREP route: a bad request is INVALID_CONTEXT, the rest GENERAL with the mapped status. */
-export function toOfrepError(err: unknown): OfrepError | undefined {
+/** Any failure as OFREP answers it: a bad request is INVALID_CONTEXT, the rest GENERAL with its status. */
+export function toOfrepError(err: AppError): OfrepError {
   if (err instanceof OfrepError) return err;
-  if (err instanceof StatusError) return new OfrepError(err.status, 'GENERAL', err.message);
-  if (!isAppError(err)) return undefined;
-  if (err.code === Code.InvalidArgument) return new OfrepError(400, 'INVALID_CONTEXT', err.message);
-  return new OfrepError(httpStatusOf(err.code), 'GENERAL', err.message);
+  if (err.code === Code.InvalidArgument && err.httpStatus === 400) return new OfrepError(400, 'INVALID_CONTEXT', err.message);
+  return new OfrepError(err.httpStatus, 'GENERAL', err.message);
 }
 
-/** Writes an OFREP error; `key` and `errorCode` are left out when empty, as Flipt does. */
-export function sendOfrepError(res: ServerResponse, err: OfrepError, extraHeaders?: Record<string, string>): void {
+/** OFREP's body of an error; `key` and `errorCode` are left out when empty, as Flipt does. */
+export function ofrepErrorBody(err: OfrepError): Record<string, string> {
   const body: Record<string, string> = {};
   if (err.key !== '') body.key = err.key;
   if (err.errorCode !== '') body.errorCode = err.errorCode;
-  body.errorDetails = err.details;
-  sendJson(res, err.status, body, undefined, extraHeaders);
+  body.errorDetails = err.message;
+  return body;
 }

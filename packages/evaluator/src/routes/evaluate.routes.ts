@@ -1,35 +1,24 @@
-/** `/evaluate/v1`: variant, boolean and batch evaluation over the held compiled snapshots. */
-import type { EvaluationRequest } from '@ensign/core';
-import { decodeBatchRequest, decodeEvaluationRequest } from '../decode/evaluation-request.decode.js';
+/** `/evaluate/v1`: how variant, boolean and batch answers are written. */
+import type { BatchEvaluationResponse, BooleanEvaluationResponse, VariantEvaluationResponse } from '@ensign/core';
+import type { HttpCall } from '../http/http-call.js';
 import { booleanResponseJson, variantResponseJson } from '../http/evaluation-json.js';
 import { sendBody, sendJson } from '../http/respond.js';
-import { batchEvaluation, booleanEvaluation, variantEvaluation } from '../service/evaluate-requests.js';
-import type { EvaluatorDeps, RouteCall } from './route-call.js';
 
-/** The request of a single evaluation; a namespace in the path wins over the body's. */
-function singleRequest(call: RouteCall): EvaluationRequest {
-  const request = decodeEvaluationRequest(call.body);
-  const pathNamespace = call.params[0];
-  if (pathNamespace !== undefined) request.namespaceKey = pathNamespace;
-  return request;
-}
-
-/** POST /evaluate/v1/variant and /evaluate/v1/namespaces/{ns}/variant. */
-export function variantRoute(call: RouteCall, deps: EvaluatorDeps): void {
-  const response = variantEvaluation(deps, singleRequest(call), call.started);
+export function sendVariant(call: HttpCall, response: VariantEvaluationResponse): void {
   if (call.style.pretty) sendJson(call.res, 200, response, call.style);
   else sendBody(call.res, 200, variantResponseJson(response));
 }
 
-/** POST /evaluate/v1/boolean and /evaluate/v1/namespaces/{ns}/boolean. */
-export function booleanRoute(call: RouteCall, deps: EvaluatorDeps): void {
-  const response = booleanEvaluation(deps, singleRequest(call), call.started);
+export function sendBoolean(call: HttpCall, response: BooleanEvaluationResponse): void {
   if (call.style.pretty) sendJson(call.res, 200, response, call.style);
   else sendBody(call.res, 200, booleanResponseJson(response));
 }
 
-/** POST /evaluate/v1/batch. */
-export function batchRoute(call: RouteCall, deps: EvaluatorDeps): void {
-  const response = batchEvaluation(deps, decodeBatchRequest(call.body, deps.maxBatchSize), call.started);
+export function sendBatch(call: HttpCall, response: BatchEvaluationResponse): void {
   sendJson(call.res, 200, response, call.style);
+}
+
+/** Any JSON answer as it is (the legacy routes). */
+export function sendAnswer(call: HttpCall, answer: unknown): void {
+  sendJson(call.res, 200, answer, call.style);
 }

@@ -1,21 +1,16 @@
-/** GET /internal/v1/evaluation/snapshot/namespace/{key}: the client-side SDK snapshot. */
+/** GET /internal/v1/evaluation/snapshot/namespace/{key}: how the client-side SDK snapshot is written. */
+import type { HttpCall } from '../http/http-call.js';
 import { sendBody, sendJson, sendNotModified } from '../http/respond.js';
-import { absentNamespaceDocument, servedSnapshot } from '../service/served-snapshot.js';
-import { gateFor } from '../snapshot/server-version.js';
-import type { EvaluatorDeps, RouteCall } from './route-call.js';
-
-const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+import { documentOf, type SnapshotAnswer } from '../operations/snapshot.operation.js';
 
 /**
- * Serves the held document gated by `X-Flipt-Accept-Server-Version`, with an `ETag`;
- * COMPAT(flipt): an `If-None-Match` exactly equal to it is a 304 repeating it, and a namespace
- * that does not exist is an empty document without an `ETag`.
+ * The held document with an `ETag`. COMPAT(flipt): an `If-None-Match` exactly equal to it is a 304
+ * repeating it; a namespace that does not exist is an empty document without an `ETag`.
  */
-export function snapshotRoute(call: RouteCall, deps: EvaluatorDeps): void {
-  const key = call.params[0] ?? '';
-  const served = servedSnapshot(deps, key, gateFor(headerValue(call.headers['x-flipt-accept-server-version'])));
+export function sendSnapshot(call: HttpCall, answer: SnapshotAnswer): void {
+  const { served } = answer;
   if (served === undefined) {
-    sendJson(call.res, 200, absentNamespaceDocument(key), call.style);
+    sendJson(call.res, 200, documentOf(answer), call.style);
     return;
   }
   if (call.headers['if-none-match'] === served.etag) {

@@ -1,17 +1,19 @@
 /**
- * The evaluation API for transports that hand over a decoded request and can wait for an answer
- * (gRPC): the same decoding, evaluation and response objects as the HTTP routes, with namespaces
- * not held yet fetched first.
+ * The evaluation operations for transports that hand over a decoded message and can wait for the
+ * answer (gRPC): the same operations, scope check and namespace holding as the HTTP routes;
+ * failures reject with the AppError the HTTP routes would answer.
  */
+import type { Caller, Surface } from '@ensign/auth';
 import type { BatchEvaluationResponse, BooleanEvaluationResponse, Fields, VariantEvaluationResponse } from '@ensign/core';
+import { AppError } from '@ensign/core';
 import type { SnapshotDocument } from '@ensign/engine';
-import { decodeBatchRequest, decodeEvaluationRequest } from '../decode/evaluation-request.decode.js';
-import { evaluateFetchingMisses } from '../fetch-on-miss.js';
-import type { SnapshotGate } from '../snapshot/server-version.js';
+import { batchOperation, booleanOperation, variantOperation } from '../operations/evaluate.operations.js';
+import { legacyBatchOperation, legacyEvaluateOperation } from '../operations/legacy.operations.js';
+import type { LegacyBatchEvaluationResponse, LegacyEvaluationResponse } from '../operations/legacy-responses.js';
+import { documentOf, snapshotOperation } from '../operations/snapshot.operation.js';
+import type { EvaluationInput, EvaluationOperation } from '../request/evaluation-operation.js';
+import { evaluationRun, runEvaluation } from '../request/run-evaluation.js';
 import type { SnapshotSource } from '../snapshot-source.js';
-import { batchEvaluation, booleanEvaluation, variantEvaluation } from './evaluate-requests.js';
-import { assertReady, type EvaluationDeps } from './evaluation-steps.js';
-import { absentNamespaceDocument, servedSnapshot } from './served-snapshot.js';
 
 /** Largest batch accepted by default. */
 export const DEFAULT_MAX_BATCH_SIZE = 1000;
@@ -25,38 +27,41 @@ export interface EvaluationServiceOptions {
 }
 
 /**
- * Requests are JSON-shaped objects (camelCase or snake_case fields, as the HTTP bodies); a field of
- * the wrong type is an invalid-argument AppError naming it. Every method rejects with an AppError.
+ * Messages are JSON-shaped objects (camelCase or snake_case fields, as the HTTP bodies); `caller`
+ * is who made the call (undefined when its surface is not guarded), whose namespace scope is checked.
  */
 export interface EvaluationService {
-  variant(request: Fields): Promise<VariantEvaluationResponse>;
-  boolean(request: Fields): Promise<BooleanEvaluationResponse>;
-  batch(request: Fields): Promise<BatchEvaluationResponse>;
-  /** The client-side snapshot document of a namespace as a client behind `gate` is shown it. */
-  snapshot(namespaceKey: string, gate: SnapshotGate): Promise<SnapshotDocument>;
+  variant(message: Fields, caller?: Caller): Promise<VariantEvaluationResponse>;
+  boolean(message: Fields, caller?: Caller): Promise<BooleanEvaluationResponse>;
+  batch(message: Fields, caller?: Caller): Promise<BatchEvaluationResponse>;
+  /** The client-side snapshot document of a namespace, as a client that sends no version header is shown it. */
+  snapshot(namespaceKey: string, caller?: Caller): Promise<SnapshotDocument>;
+  /** Flipt's deprecated `flipt.Flipt/Evaluate` (management surface). */
+  legacyEvaluate(message: Fields, caller?: Caller): Promise<LegacyEvaluationResponse>;
+  legacyBatchEvaluate(message: Fields, caller?: Caller): Promise<LegacyBatchEvaluationResponse>;
 }
 
-export function createEvaluationService(options: EvaluationServiceOptions): EvaluationService {
-  const { source } = options;
-  const now = options.now ?? Date.now;
-  const maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+const NO_PARAMS: readonly string[] = [];
+const noHeader = (): undefined => undefined;
 
-  /** Decodes, then evaluates over the source, loading namespaces it does not hold yet. */
-  async function run<R, T>(decode: () => R, evaluate: (deps: EvaluationDeps, request: R, started: number) => T): Promise<T> {
-    const started = performance.now();
-    assertReady(source);
-    const request = decode();
-    return evaluateFetchingMisses(source, (view) => evaluate({ source: view, now }, request, started));
+/** A message as an evaluation input: a body without path or headers. */
+const messageInput = (body: Fields, params = NO_PARAMS): EvaluationInput => ({ body, params, header: noHeader });
+
+export function createEvaluationService(options: EvaluationServiceOptions): EvaluationService {
+  const run = evaluationRun(options.source, { now: options.now ?? Date.now, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE });
+
+  async function answer<R, A>(operation: EvaluationOperation<R, A>, input: EvaluationInput, surface: Surface, caller: Caller | undefined): Promise<A> {
+    const outcome = await runEvaluation(run, operation, input, surface, caller, performance.now());
+    if (outcome instanceof AppError) throw outcome;
+    return outcome;
   }
 
   return {
-    variant: (request) => run(() => decodeEvaluationRequest(request), variantEvaluation),
-    boolean: (request) => run(() => decodeEvaluationRequest(request), booleanEvaluation),
-    batch: (request) => run(() => decodeBatchRequest(request, maxBatchSize), batchEvaluation),
-    snapshot: (namespaceKey, gate) =>
-      run(
-        () => namespaceKey,
-        (deps, key) => servedSnapshot(deps, key, gate)?.document ?? absentNamespaceDocument(key),
-      ),
+    variant: (message, caller) => answer(variantOperation, messageInput(message), 'evaluation', caller),
+    boolean: (message, caller) => answer(booleanOperation, messageInput(message), 'evaluation', caller),
+    batch: (message, caller) => answer(batchOperation, messageInput(message), 'evaluation', caller),
+    snapshot: async (namespaceKey, caller) => documentOf(await answer(snapshotOperation, messageInput({}, [namespaceKey]), 'evaluation', caller)),
+    legacyEvaluate: (message, caller) => answer(legacyEvaluateOperation, messageInput(message), 'management', caller),
+    legacyBatchEvaluate: (message, caller) => answer(legacyBatchOperation, messageInput(message), 'management', caller),
   };
 }

@@ -1,12 +1,11 @@
 /**
  * `flipt.evaluation` over gRPC: EvaluationService (Boolean, Variant, Batch) and DataService
- * (EvaluationSnapshotNamespace) over the evaluator's snapshot source. Each call goes through the
- * evaluator's evaluation service, which runs the decoders, engine calls and response building of
- * the `/evaluate/v1` and snapshot routes; this file only converts the answers to messages and
- * names, with the routes' own readers, the namespaces a call touches.
+ * (EvaluationSnapshotNamespace). Each call runs the evaluator's evaluation operations, exactly as
+ * the `/evaluate/v1` and snapshot routes do (decoding, the namespace scope of the caller, holding
+ * the namespaces, evaluating); this file only converts the answers to messages.
  */
 import type { Fields } from '@ensign/core';
-import { batchScope, createEvaluationService, gateFor, pathScope, singleScope, type SnapshotSource } from '@ensign/evaluator';
+import { createEvaluationService, type SnapshotSource } from '@ensign/evaluator';
 import type { GrpcBinding } from '../grpc-binding.js';
 import { batchMessage, booleanMessage, variantMessage } from './evaluation-messages.js';
 import { snapshotMessage } from './evaluation-snapshot-messages.js';
@@ -19,29 +18,23 @@ export interface EvaluationBindingDeps {
   maxBatchSize?: number;
 }
 
-/** A call has no path: the namespace is in the message, as in a request body. */
-const NO_PATH: readonly string[] = [];
-
-/**
- * COMPAT(flipt): the snapshot is gated by the client's `X-Flipt-Accept-Server-Version`; handlers
- * see no metadata, so every call is answered as Flipt answers a client that sends none.
- */
-const SNAPSHOT_GATE = gateFor(undefined);
-
 const snapshotKey = (request: Fields): string => (typeof request.key === 'string' ? request.key : '');
 
-/** The EvaluationService and DataService bindings, both on the evaluation surface. */
+/**
+ * The EvaluationService and DataService bindings, both on the evaluation surface. COMPAT(flipt):
+ * handlers see no metadata, so the snapshot is answered as Flipt answers a client that sends no
+ * `X-Flipt-Accept-Server-Version`.
+ */
 export function evaluationBindings(deps: EvaluationBindingDeps): GrpcBinding[] {
   const evaluation = createEvaluationService(deps);
-  const singleNamespace = (request: Fields) => singleScope(request, NO_PATH);
   return [
     {
       service: 'flipt.evaluation.EvaluationService',
       surface: 'evaluation',
       methods: {
-        Boolean: { handler: async (request) => booleanMessage(await evaluation.boolean(request)), scope: singleNamespace },
-        Variant: { handler: async (request) => variantMessage(await evaluation.variant(request)), scope: singleNamespace },
-        Batch: { handler: async (request) => batchMessage(await evaluation.batch(request)), scope: (request) => batchScope(request, NO_PATH) },
+        Boolean: { handler: async (request, caller) => booleanMessage(await evaluation.boolean(request, caller)), scope: 'checked-by-handler' },
+        Variant: { handler: async (request, caller) => variantMessage(await evaluation.variant(request, caller)), scope: 'checked-by-handler' },
+        Batch: { handler: async (request, caller) => batchMessage(await evaluation.batch(request, caller)), scope: 'checked-by-handler' },
       },
     },
     {
@@ -49,8 +42,8 @@ export function evaluationBindings(deps: EvaluationBindingDeps): GrpcBinding[] {
       surface: 'evaluation',
       methods: {
         EvaluationSnapshotNamespace: {
-          handler: async (request) => snapshotMessage(await evaluation.snapshot(snapshotKey(request), SNAPSHOT_GATE)),
-          scope: (request) => pathScope(request, [snapshotKey(request)]),
+          handler: async (request, caller) => snapshotMessage(await evaluation.snapshot(snapshotKey(request), caller)),
+          scope: 'checked-by-handler',
         },
       },
     },

@@ -1,9 +1,10 @@
 /**
  * `flipt.Flipt/Evaluate` and `BatchEvaluate`, Flipt's deprecated evaluation: the evaluator's
- * legacy evaluation over the snapshot source, as its `/api/v1/evaluate` routes run it.
+ * legacy evaluation operations, as its `/api/v1/evaluate` routes run them (the caller's namespace
+ * scope included).
  */
 import { AppError, Code } from '@ensign/core';
-import { createLegacyEvaluator, type LegacyEvaluationResponse, legacyBatchEvaluateScope, legacyEvaluateScope, type SnapshotSource } from '@ensign/evaluator';
+import { createEvaluationService, type LegacyEvaluationResponse, type SnapshotSource } from '@ensign/evaluator';
 import type { GrpcMethod } from '../grpc-binding.js';
 import { toTimestamp } from '../proto-values.js';
 
@@ -11,20 +12,20 @@ const evaluationMessage = (response: LegacyEvaluationResponse) => ({ ...response
 
 /** Without a snapshot source (a process that evaluates nowhere) both methods answer UNIMPLEMENTED. */
 export function legacyEvaluationMethods(source: SnapshotSource | undefined): Record<string, GrpcMethod> {
-  const evaluator = source === undefined ? undefined : createLegacyEvaluator({ source });
+  const evaluation = source === undefined ? undefined : createEvaluationService({ source });
   const served = () => {
-    if (evaluator === undefined) throw new AppError(Code.Unimplemented, 'legacy evaluation is not served by this process');
-    return evaluator;
+    if (evaluation === undefined) throw new AppError(Code.Unimplemented, 'legacy evaluation is not served by this process');
+    return evaluation;
   };
   return {
     Evaluate: {
-      scope: legacyEvaluateScope,
-      handler: async (request) => evaluationMessage(await served().evaluate(request)),
+      scope: 'checked-by-handler',
+      handler: async (request, caller) => evaluationMessage(await served().legacyEvaluate(request, caller)),
     },
     BatchEvaluate: {
-      scope: legacyBatchEvaluateScope,
-      handler: async (request) => {
-        const batch = await served().batchEvaluate(request);
+      scope: 'checked-by-handler',
+      handler: async (request, caller) => {
+        const batch = await served().legacyBatchEvaluate(request, caller);
         return { ...batch, responses: batch.responses.map(evaluationMessage) };
       },
     },

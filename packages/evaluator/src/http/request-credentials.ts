@@ -1,15 +1,13 @@
 /**
- * Authentication of evaluation requests, without I/O on the hot path: a bearer token or session
- * cookie is checked synchronously against the digest set the control plane publishes; only a JWT
+ * Who is calling the evaluator, without I/O on the hot path: a bearer token or session cookie is
+ * checked synchronously against the digest set the control plane publishes; only a JWT
  * (`Authorization: JWT`, or a bearer value that is no client token but a JWT) is verified
- * asynchronously (local keys or a cached JWKS).
+ * asynchronously (local keys or a cached JWKS). Whether a caller is needed is the access policy's call.
  */
 import type { IncomingMessage } from 'node:http';
-import { assertCsrf, type Authentication, type Caller, callerFromDigests, CSRF_HEADER, type DigestSet, extractCredential, jwtCaller, mayBeBearerJwt } from '@ensign/auth';
+import { assertCsrf, type Authentication, type Caller, callerFromDigests, CSRF_HEADER, type DigestSet, type ExcludableSurface, extractCredential, jwtCaller, mayBeBearerJwt } from '@ensign/auth';
 import { unauthenticated } from '@ensign/core';
-
-/** Which part of the API a route belongs to, for `authentication.exclude.*`. */
-export type Surface = 'evaluation' | 'management' | 'ofrep';
+import { headerValue } from './http-call.js';
 
 /** How the evaluator authenticates requests. */
 export interface EvaluatorAuthOptions {
@@ -20,32 +18,25 @@ export interface EvaluatorAuthOptions {
   /** Set when the JWT method is enabled. */
   jwt?: { verify(jwt: string): Promise<Authentication> };
   /** `authentication.exclude.*`: surfaces served without authentication. */
-  exclude: { management: boolean; evaluation: boolean; ofrep: boolean };
+  exclude: Readonly<Record<ExcludableSurface, boolean>>;
   /** `authentication.session.csrf.key`: what a session cookie's CSRF token is derived with. */
   csrfKey?: string;
 }
 
 const CSRF_HEADER_NAME = CSRF_HEADER.toLowerCase();
 
-const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
-
-/** Decides, per request, who is calling; throws (or rejects) with 401/403 AppErrors. */
-export class RequestAuth {
+export class RequestCredentials {
   constructor(
     private readonly options: EvaluatorAuthOptions,
     private readonly now: () => number,
   ) {}
 
-  /** Whether requests on `surface` must present a credential. */
-  guards(surface: Surface): boolean {
-    return this.options.required && !this.options.exclude[surface];
-  }
-
-  /** The caller; synchronous for client tokens, a promise only for JWTs. */
-  authenticate(req: IncomingMessage): Caller | Promise<Caller> {
+  /** The caller presenting the request's credential: undefined for none, a promise only for JWTs; throws (or rejects) a 401 AppError for a bad one. */
+  resolve(req: IncomingMessage): Caller | undefined | Promise<Caller> {
     const credential = extractCredential(req.headers);
     switch (credential.kind) {
       case 'none':
+        return undefined;
       case 'malformed':
         throw unauthenticated();
       case 'jwt':
@@ -56,7 +47,7 @@ export class RequestAuth {
           if (this.options.jwt !== undefined && mayBeBearerJwt(credential)) return jwtCaller(this.options.jwt, credential.token);
           throw unauthenticated();
         }
-        assertCsrf(caller, req.method ?? 'GET', first(req.headers[CSRF_HEADER_NAME]), this.options.csrfKey ?? '');
+        assertCsrf(caller, req.method ?? 'GET', headerValue(req.headers, CSRF_HEADER_NAME), this.options.csrfKey ?? '');
         return caller;
       }
     }
