@@ -4,6 +4,7 @@
  * in-process evaluation checks (and, scaled out, publishes for `ensign evaluator`).
  */
 import {
+  AccessPolicy,
   Authenticator,
   bootstrapTokens,
   createCodeHostMethod,
@@ -135,8 +136,7 @@ export function createServerAuthentication(options: ServerAuthenticationOptions)
   const app: AppAuth = {
     store: authentications,
     authenticator: new Authenticator({ store: authentications, ...(jwt === undefined ? {} : { jwt }) }),
-    required: auth.required,
-    excludeManagement: auth.exclude.management,
+    policy: new AccessPolicy({ required: auth.required, exclude: { ...auth.exclude } }),
     session: sessionSettings(auth),
     methods: {
       token: auth.methods.token.enabled,

@@ -1,7 +1,7 @@
 /** The gRPC listener of `ensign server` and `ensign evaluator`, from `server.*` and `authentication.*`. */
-import { Authenticator } from '@ensign/auth';
+import { AccessPolicy, Authenticator } from '@ensign/auth';
 import type { EvaluatorAuthOptions } from '@ensign/evaluator';
-import { type CallAuthOptions, type CredentialResolver, type GrpcBinding, type Readiness, type RunningGrpcServer, startGrpcServer } from '@ensign/grpc';
+import { type CallAuthOptions, type CredentialResolver, type GrpcBinding, type Readiness, type RunningGrpcServer, startGrpcServer } from '@ensign/grpc/evaluation';
 import type { Logger } from 'pino';
 import type { EnsignConfig } from './config/config.schema.js';
 import type { TlsFiles } from './http-server.js';
@@ -41,8 +41,7 @@ export async function startGrpcListener(options: GrpcListenerOptions): Promise<R
 export function grpcAuth(evaluation: EvaluatorAuthOptions, authenticator?: CredentialResolver): CallAuthOptions {
   const digests = new Authenticator({ digests: evaluation.digests, ...(evaluation.jwt === undefined ? {} : { jwt: evaluation.jwt }) });
   return {
-    required: evaluation.required,
-    exclude: { ...evaluation.exclude },
+    policy: new AccessPolicy({ required: evaluation.required, exclude: { ...evaluation.exclude } }),
     authenticator: authenticator ?? digests,
     evaluationAuthenticator: digests,
   };

@@ -1,7 +1,10 @@
 /** The HTTP listener of `ensign server` and `ensign evaluator` (HTTPS given a certificate), with a graceful, bounded shutdown. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+
+const ANSWERING = Symbol('answering');
+type Answering = Socket & { [ANSWERING]?: ServerResponse };
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -24,20 +27,21 @@ export interface TlsFiles {
 
 /** Listens on `host:port`, over TLS when `tls` is given; rejects with the listen error (for example `EADDRINUSE`). */
 export async function listen(handler: Handler, options: { host: string; port: number; tls?: TlsFiles }): Promise<RunningServer> {
-  const inFlight = new Set<ServerResponse>();
+  // The response each connection is answering, kept without a listener per request: shutdown marks
+  // the unanswered ones Connection: close. Connections are tracked once each, not per request.
+  const connections = new Set<Socket>();
   let closing = false;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    inFlight.add(res);
-    // A response finished while shutting down leaves a keep-alive socket behind; close it.
-    res.once('close', () => {
-      inFlight.delete(res);
-      if (closing) setImmediate(() => server.closeIdleConnections());
-    });
+    (req.socket as Answering)[ANSWERING] = res;
     if (closing) res.setHeader('Connection', 'close');
     handler(req, res);
   };
   const server = options.tls === undefined ? createServer(onRequest) : createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest);
+  server.on(options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -54,15 +58,21 @@ export async function listen(handler: Handler, options: { host: string; port: nu
     address: `${options.tls === undefined ? 'http' : 'https'}://${host}:${port}`,
     async shutdown(timeoutMs) {
       closing = true;
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const socket of connections) {
+        const res = (socket as Answering)[ANSWERING];
+        if (res !== undefined && !res.headersSent) res.setHeader('Connection', 'close');
+      }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // A connection whose answer was already under way when shutdown began goes idle later.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       let inTime = true;
       const timer = setTimeout(() => {
         inTime = false;
         server.closeAllConnections();
       }, timeoutMs);
       await closed;
+      clearInterval(sweep);
       clearTimeout(timer);
       return inTime;
     },

@@ -1,8 +1,5 @@
 /** Runs one `ensign` invocation and resolves its exit code; `main.ts` binds it to the process. */
 import { parseCommandLine } from './cli.js';
-import { evaluatorCommand } from './commands/evaluator.command.js';
-import { migrateCommand } from './commands/migrate.command.js';
-import { serverCommand } from './commands/server.command.js';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/config.loader.js';
 import type { EmbeddedResources } from './embedded.js';
 import { createLogger } from './logger.js';
@@ -50,7 +47,18 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
   const logger = createLogger(loaded.config);
   for (const warning of loaded.warnings) logger.warn(warning);
 
-  if (invocation.command === 'migrate') return migrateCommand(loaded.config, logger, (line) => io.stdout(`${line}\n`), embedded);
-  if (invocation.command === 'evaluator') return evaluatorCommand(loaded.config, logger, io.waitForStop(), (line) => io.stderr(`${line}\n`));
-  return serverCommand(loaded.config, logger, io.waitForStop(), embedded);
+  // Each command is loaded only when it runs: an evaluator never loads the database drivers or the
+  // control plane that the server and migrate commands import.
+  if (invocation.command === 'migrate') {
+    const { migrateCommand } = await import('./commands/migrate.command.js');
+    return migrateCommand(loaded.config, logger, (line) => io.stdout(`${line}\n`), embedded);
+  }
+  // Listening for the stop signals before loading, so one that arrives meanwhile still stops the command once started.
+  const stopSignal = io.waitForStop();
+  if (invocation.command === 'evaluator') {
+    const { evaluatorCommand } = await import('./commands/evaluator.command.js');
+    return evaluatorCommand(loaded.config, logger, stopSignal, (line) => io.stderr(`${line}\n`));
+  }
+  const { serverCommand } = await import('./commands/server.command.js');
+  return serverCommand(loaded.config, logger, stopSignal, embedded);
 }

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Server, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
-import { HEALTH_TIMEOUT_MS } from '@ensign/control-plane';
+import { HEALTH_TIMEOUT_MS } from '@ensign/core';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
 import type { GrpcLogger } from './grpc-logger.js';
 

@@ -1,19 +1,43 @@
-export type { GrpcBinding, GrpcMethod, GrpcSurface } from './grpc-binding.js';
-export { fromProtoStruct, fromProtoValue, fromTimestamp, toProtoStruct, toProtoValue, toTimestamp } from './proto-values.js';
-export type { ProtoStruct, ProtoTimestamp, ProtoValue } from './proto-values.js';
-export { loadOptions, packageDefinition, protoDescriptor, protoFiles, protosDirectory, serviceDefinition, useProtoDescriptor } from './proto-loading.js';
-export { startGrpcServer } from './grpc-server.js';
-export type { GrpcServerOptions, GrpcTls, RunningGrpcServer } from './grpc-server.js';
-export { grpcStatusOf } from './grpc-status.js';
-export type { GrpcErrorStatus } from './grpc-status.js';
-export { CallAuth, credentialOf } from './call-auth.js';
-export type { CallAuthOptions, CredentialResolver } from './call-auth.js';
-export { DEFAULT_HEALTH_INTERVAL_MS, GrpcHealth } from './health-service.js';
-export type { HealthOptions, Readiness } from './health-service.js';
-export type { GrpcLogger } from './grpc-logger.js';
-export { authBindings } from './services/auth.service.js';
-export type { AuthBindingDeps } from './services/auth.service.js';
-export { fliptBinding } from './services/flipt.service.js';
-export type { FliptBindingDeps } from './services/flipt.service.js';
-export { evaluationBindings } from './services/evaluation.service.js';
-export type { EvaluationBindingDeps } from './services/evaluation.service.js';
+/** Everything `@ensign/grpc` offers; a process that serves only evaluation imports `@ensign/grpc/evaluation` instead. */
+export {
+  CallAuth,
+  credentialOf,
+  DEFAULT_HEALTH_INTERVAL_MS,
+  evaluationBindings,
+  fromProtoStruct,
+  fromProtoValue,
+  fromTimestamp,
+  GrpcHealth,
+  grpcStatusOf,
+  loadOptions,
+  packageDefinition,
+  protoDescriptor,
+  protoFiles,
+  protosDirectory,
+  serviceDefinition,
+  startGrpcServer,
+  toProtoStruct,
+  toProtoValue,
+  toTimestamp,
+  useProtoDescriptor,
+} from './evaluation.js';
+export type {
+  CallAuthOptions,
+  CredentialResolver,
+  EvaluationBindingDeps,
+  GrpcBinding,
+  GrpcErrorStatus,
+  GrpcLogger,
+  GrpcMethod,
+  GrpcServerOptions,
+  GrpcSurface,
+  GrpcTls,
+  HealthOptions,
+  ProtoStruct,
+  ProtoTimestamp,
+  ProtoValue,
+  Readiness,
+  RunningGrpcServer,
+} from './evaluation.js';
+export { authBindings, fliptBinding } from './management.js';
+export type { AuthBindingDeps, FliptBindingDeps } from './management.js';

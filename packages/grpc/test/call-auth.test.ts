@@ -4,9 +4,9 @@
  * own rules, and which resolver each surface uses.
  */
 import test from 'ava';
-import { Authenticator, type Credential, digestOf, digestSetOf, type DigestSet } from '@ensign/auth';
+import { type AccessOptions, AccessPolicy, Authenticator, type Credential, digestOf, digestSetOf, type DigestSet } from '@ensign/auth';
 import { Code, isAppError } from '@ensign/core';
-import { CallAuth, type CallAuthOptions, credentialOf, type CredentialResolver } from '../src/call-auth.js';
+import { CallAuth, credentialOf, type CredentialResolver } from '../src/call-auth.js';
 
 const TOKEN = 'good-token';
 const SCOPED = 'scoped-token';
@@ -19,7 +19,13 @@ const digests: DigestSet = digestSetOf([
 const authenticator = new Authenticator({ digests: () => digests });
 const NO_EXCLUDE = { management: false, evaluation: false, ofrep: false };
 
-const auth = (options: Partial<CallAuthOptions> = {}): CallAuth => new CallAuth({ required: true, exclude: NO_EXCLUDE, authenticator, ...options });
+interface Setup extends Partial<AccessOptions> {
+  authenticator?: CredentialResolver;
+  evaluationAuthenticator?: CredentialResolver;
+}
+
+const auth = ({ required = true, exclude = NO_EXCLUDE, ...resolvers }: Setup = {}): CallAuth =>
+  new CallAuth({ policy: new AccessPolicy({ required, exclude }), authenticator, ...resolvers });
 
 async function refusal(t: { fail(m: string): void }, promise: Promise<unknown>): Promise<number | undefined> {
   try {
@@ -75,9 +81,9 @@ test('exclude.* opens its surface only', async (t) => {
   t.is(await refusal(t, calls.callerOf('management', undefined)), Code.Unauthenticated);
   t.is(await refusal(t, calls.callerOf('ofrep', undefined)), Code.Unauthenticated);
   t.is(await refusal(t, calls.callerOf('auth', undefined)), Code.Unauthenticated);
-  t.true(calls.guards('management'));
-  t.false(calls.guards('evaluation'));
-  t.false(calls.guards('public'));
+  t.true(calls.policy.guards('management'));
+  t.false(calls.policy.guards('evaluation'));
+  t.false(calls.policy.guards('public'));
 });
 
 test('a namespace-scoped token is refused on the authentication API, as over HTTP', async (t) => {

@@ -5,11 +5,11 @@
  */
 import { type Client, credentials, loadPackageDefinition, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { loadSync, type ServiceDefinition } from '@grpc/proto-loader';
-import type { Caller } from '@ensign/auth';
+import { AccessPolicy, type Caller } from '@ensign/auth';
 import { compileSnapshot, type SnapshotDocument } from '@ensign/engine';
 import type { HeldSnapshot, SnapshotSource } from '@ensign/evaluator';
-import { snapshotOf } from '@ensign/evaluator/test-fixtures';
-export { defaultDocument, otherDocument, readySource } from '@ensign/evaluator/test-fixtures';
+import { snapshotOf } from '@ensign/testkit/snapshot-fixtures';
+export { defaultDocument, otherDocument, readySource } from '@ensign/testkit/snapshot-fixtures';
 import type { ExecutionContext } from 'ava';
 import { evaluationBindings } from '../src/services/evaluation.service.js';
 import { startGrpcServer } from '../src/grpc-server.js';
@@ -82,8 +82,7 @@ export async function startEvaluationGrpc(t: ExecutionContext<unknown>, options:
     port: 0,
     bindings: evaluationBindings({ source: options.source, now: () => FIXED_NOW, ...(options.maxBatchSize === undefined ? {} : { maxBatchSize: options.maxBatchSize }) }),
     auth: {
-      required: caller !== undefined,
-      exclude: { management: false, evaluation: false, ofrep: false },
+      policy: new AccessPolicy({ required: caller !== undefined, exclude: { management: false, evaluation: false, ofrep: false } }),
       authenticator: { authenticate: async (credential) => (credential.kind === 'none' ? undefined : caller) },
     },
     logger: silent,

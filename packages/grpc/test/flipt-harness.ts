@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Caller, Credential } from '@ensign/auth';
+import { AccessPolicy, type Caller, type Credential } from '@ensign/auth';
 import { createApp, SnapshotPipeline } from '@ensign/control-plane';
 import { InProcessSnapshotSource, type SnapshotSource } from '@ensign/evaluator';
 import { openStore, type SqlStore } from '@ensign/store';
@@ -77,8 +77,7 @@ export async function startFlipt(options: FliptHarnessOptions = {}): Promise<Fli
     port: 0,
     bindings: [fliptBinding({ store, ...(source === undefined ? {} : { source }) })],
     auth: {
-      required: options.scopedTokens === true,
-      exclude: { management: false, evaluation: false, ofrep: false },
+      policy: new AccessPolicy({ required: options.scopedTokens === true, exclude: { management: false, evaluation: false, ofrep: false } }),
       authenticator: scopedAuthenticator,
     },
     logger: silent,

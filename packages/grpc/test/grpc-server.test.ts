@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { credentials, loadPackageDefinition, Metadata, type ServiceError, status } from '@grpc/grpc-js';
-import { Authenticator, type Caller, digestOf, digestSetOf, inNamespaces } from '@ensign/auth';
+import { AccessPolicy, Authenticator, type Caller, digestOf, digestSetOf, inNamespaces } from '@ensign/auth';
 import { notFound } from '@ensign/core';
 import { service as healthService } from 'grpc-health-check';
 import { makeClientConstructor } from '@grpc/grpc-js';
@@ -58,7 +58,7 @@ async function start(t: { teardown(fn: () => Promise<unknown>): void }, options:
     host: '127.0.0.1',
     port: 0,
     bindings: [binding],
-    auth: { required: true, exclude: { management: false, evaluation: false, ofrep: false }, authenticator },
+    auth: { policy: new AccessPolicy({ required: true, exclude: { management: false, evaluation: false, ofrep: false } }), authenticator },
     logger: recordingLogger(),
     ...options,
   });
@@ -125,7 +125,7 @@ test('methods of a bound service that no binding serves answer UNIMPLEMENTED', a
 });
 
 test('a binding the protos do not declare is refused at start', async (t) => {
-  const base = { host: '127.0.0.1', port: 0, auth: { required: false, exclude: { management: false, evaluation: false, ofrep: false }, authenticator }, logger: recordingLogger() };
+  const base = { host: '127.0.0.1', port: 0, auth: { policy: AccessPolicy.OPEN, authenticator }, logger: recordingLogger() };
   await t.throwsAsync(startGrpcServer({ ...base, bindings: [{ service: 'flipt.NoSuchService', surface: 'public', methods: {} }] }), { message: /no gRPC service flipt\.NoSuchService/ });
   await t.throwsAsync(startGrpcServer({ ...base, bindings: [{ service: binding.service, surface: 'public', methods: { NoSuchMethod: { handler: () => ({}) } } }] }), {
     message: /declares no method NoSuchMethod/,
@@ -173,7 +173,7 @@ test('shutdown reports NOT_SERVING to Watch streams, ends them, and finishes in 
     host: '127.0.0.1',
     port: 0,
     bindings: [binding],
-    auth: { required: false, exclude: { management: false, evaluation: false, ofrep: false }, authenticator },
+    auth: { policy: AccessPolicy.OPEN, authenticator },
     health: { readiness: { ping: () => Promise.resolve() } },
     logger: recordingLogger(),
   });

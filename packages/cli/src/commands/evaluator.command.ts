@@ -4,7 +4,7 @@ import { type DigestSet, EMPTY_DIGEST_SET } from '@ensign/auth';
 import { type DigestBus, type DigestWatch, openDigestBus } from '@ensign/bus';
 import { AppError, Code, errorBody } from '@ensign/core';
 import { createEvaluationHandler, createEvaluatorHealthHandler, createEvaluatorMetricsHandler, createHealthCheck, NatsSnapshotSource } from '@ensign/evaluator';
-import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc';
+import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import type { Logger } from 'pino';
 import { digestSetFromBus } from '../auth-digests.js';
 import { configuredJwtVerifier, evaluatorAuth } from '../authentication.js';

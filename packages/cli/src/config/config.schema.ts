@@ -3,7 +3,7 @@
  * validation, the `--help` reference and the README table. Key names follow Flipt's where Flipt has
  * the key, so existing Flipt configuration files mostly carry over.
  */
-import { parseDatabaseUrl } from '@ensign/store';
+import { parseDatabaseUrl } from '@ensign/store/database-url';
 import { boolean, duration, integer, type Kind, listMapping, oneOf, port, redactUrlPassword, secret, stringList, text } from './config.kinds.js';
 import { oidcProviders } from './oidc-providers.kind.js';
 

@@ -3,7 +3,7 @@
  * protos, the web UI, the SQLite addon) to the same `ensign` that `npm start` runs.
  */
 import { getAsset, isSea } from 'node:sea';
-import { useProtoDescriptor } from '@ensign/grpc';
+import { useProtoDescriptor } from '@ensign/grpc/evaluation';
 import type { EmbeddedResources } from '../embedded.js';
 import { runProcess } from '../process-main.js';
 import { type EmbeddedManifest, MANIFEST_ASSET, PROTOS_ASSET, SQLITE_ADDON_ASSET, uiAsset } from './asset-names.js';
