@@ -1,6 +1,5 @@
 /** What a watcher is handed for one change of the bucket, decoded only when it asks. */
-import type { NamespaceSnapshot } from '@ensign/engine';
-import type { SnapshotDelta } from '@ensign/snapshots';
+import type { NamespaceSnapshot, SnapshotDelta } from '@ensign/snapshots';
 import type { DeltaEnvelope, HydrationEnvelope } from './envelope.js';
 import { type ObjectFetcher, readDelta, readHydration } from './envelope-codec.js';
 

@@ -2,8 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import type { NamespaceSnapshot, SnapshotDocument, SnapshotFlag } from '@ensign/engine';
-import type { SnapshotDelta } from '@ensign/snapshots';
+import type { NamespaceSnapshot, SnapshotDelta, SnapshotDocument, SnapshotFlag } from '@ensign/snapshots';
 import { DeltaTooLargeError, type DeltaEnvelope, EnvelopeError, type HydrationEnvelope, parseEnvelope, type SnapshotEnvelope } from './envelope.js';
 import { namespaceKeyToKvKey } from './keys.js';
 

@@ -2,8 +2,7 @@
  * The snapshot bucket: per namespace a full hydration (compacted now and then) and a small
  * cumulative delta on top, written by control planes and followed by evaluators.
  */
-import type { NamespaceSnapshot } from '@ensign/engine';
-import type { SnapshotDelta } from '@ensign/snapshots';
+import type { NamespaceSnapshot, SnapshotDelta } from '@ensign/snapshots';
 import type { KvEntry } from 'nats';
 import type { BusLogger } from './bus-logger.js';
 import { type BucketContext, type BucketHandles, heldEnvelope } from './bucket-context.js';

@@ -1,6 +1,5 @@
 /** Reading what the bucket holds now: one namespace's current snapshot, or every namespace's revision. */
-import type { NamespaceSnapshot } from '@ensign/engine';
-import type { SnapshotDelta } from '@ensign/snapshots';
+import type { NamespaceSnapshot, SnapshotDelta } from '@ensign/snapshots';
 import { type BucketContext, envelopeAt, heldEnvelope } from './bucket-context.js';
 import { readDelta, readHydration } from './envelope-codec.js';
 import { NAMESPACE_KEYS, namespaceKeyToDeltaKey, namespaceKeyToKvKey, parseKvKey } from './keys.js';

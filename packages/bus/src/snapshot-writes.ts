@@ -2,8 +2,7 @@
  * Writing a namespace's keys with compare-and-set, so that concurrent control planes never put an
  * older hydration or delta over a newer one, nor delete a namespace re-created since.
  */
-import type { NamespaceSnapshot } from '@ensign/engine';
-import type { SnapshotDelta } from '@ensign/snapshots';
+import type { NamespaceSnapshot, SnapshotDelta } from '@ensign/snapshots';
 import { type BucketContext, dropObject, heldEnvelope, objectOf } from './bucket-context.js';
 import { encodeEnvelope } from './envelope-codec.js';
 import { namespaceKeyToDeltaKey, namespaceKeyToKvKey } from './keys.js';

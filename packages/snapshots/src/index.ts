@@ -13,3 +13,5 @@ export type { FollowerCounts, SnapshotFollowerOptions, VerifiedListener } from '
 export type { SnapshotLogger } from './snapshot-logger.js';
 export { HELD_BYTES_PER_JSON_CHAR, SnapshotVersion } from './snapshot-version.js';
 export type { VersionHolder } from './version-holder.js';
+/** The engine's snapshot shapes, for holders of versions (the bus) that need not depend on the engine. */
+export type { NamespaceSnapshot, SnapshotDocument, SnapshotFlag } from '@ensign/engine';
