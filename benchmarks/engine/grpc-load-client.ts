@@ -1,20 +1,19 @@
 /**
  * The gRPC load generator, in its own process like the HTTP one: `concurrency` unary
  * `flipt.evaluation.EvaluationService/Variant` calls always in flight over one channel (HTTP/2
- * multiplexes them), the same rotating entity ids and contexts as the HTTP load client, for a fixed
- * time. Usage: node grpc-load-client.js <host:port> <seconds> <concurrency>; prints
- * `{requests, errors, durationSeconds, latencyP50Ms, latencyP99Ms, latencyAvgMs}` as JSON.
+ * multiplexes them), the same requests as the HTTP variant load (rotating flags, entity ids and
+ * contexts), for a fixed time. Usage: node grpc-load-client.js <host:port> <seconds> <concurrency>; prints
+ * a LoadResult as JSON (a failed call counts among `errors`; gRPC has no HTTP status to count).
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { credentials, loadPackageDefinition, type Client, type ServiceError } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
-import { VARIANT_FLAG, contexts, entityIds } from './fixtures.js';
+import { evaluationRequests } from './http-workload.js';
 
 const PROTOS = fileURLToPath(new URL('../../../packages/grpc/protos', import.meta.url));
-const BODIES = 500;
 
-const [address = '127.0.0.1:9000', seconds = '10', concurrency = '50'] = process.argv.slice(2);
+const [address = '127.0.0.1:9000', seconds = '10', concurrency = '32'] = process.argv.slice(2);
 const files = readdirSync(PROTOS, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.proto'));
 const definition = loadSync(files, { keepCase: false, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [PROTOS] });
 const flipt = loadPackageDefinition(definition) as unknown as {
@@ -24,9 +23,7 @@ const client = new flipt.flipt.evaluation.EvaluationService(address, credentials
   variant(request: object, callback: (err: ServiceError | null) => void): void;
 };
 
-const ids = entityIds(BODIES, 1234);
-const ctxs = contexts(BODIES, 99);
-const requests = ids.map((entityId, i) => ({ namespaceKey: 'default', flagKey: VARIANT_FLAG, entityId, context: ctxs[i] }));
+const requests = evaluationRequests('variant');
 
 const latencies: number[] = [];
 let errors = 0;
@@ -58,5 +55,5 @@ latencies.sort((a, b) => a - b);
 const at = (q: number): number => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 100) / 100;
 const average = latencies.reduce((sum, l) => sum + l, 0) / Math.max(1, latencies.length);
 process.stdout.write(
-  JSON.stringify({ requests: latencies.length, errors, durationSeconds, latencyP50Ms: at(0.5), latencyP99Ms: at(0.99), latencyAvgMs: Math.round(average * 100) / 100 }),
+  JSON.stringify({ requests: latencies.length, errors, durationSeconds, latencyP50Ms: at(0.5), latencyP99Ms: at(0.99), latencyAvgMs: Math.round(average * 100) / 100, non2xx: 0 }),
 );

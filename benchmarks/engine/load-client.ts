@@ -1,13 +1,12 @@
 /**
- * The load generator, run as its own process so that it does not share an event loop with the
- * server under test: autocannon POSTing evaluations with rotating entity ids and contexts.
+ * The propagation benchmark's load generator, run as its own process so that it does not share an
+ * event loop with the evaluator under test: autocannon POSTing evaluations of one flag with rotating
+ * entity ids and contexts.
  * Usage: node load-client.js <base url> <seconds> <connections> [variant|boolean] [namespace] [flag];
- * the defaults evaluate the variant flag of the engine workload; BENCH_AUTHORIZATION, when set, is
- * sent as the Authorization header. Prints autocannon's result as JSON.
+ * the defaults evaluate the variant flag of the engine workload. Prints autocannon's result as JSON.
  */
 import autocannon from 'autocannon';
 import { VARIANT_FLAG, contexts, entityIds } from './fixtures.js';
-import { jsonHeaders } from './seed-ensign.js';
 
 /** Distinct request bodies each connection cycles through. */
 const BODIES = 500;
@@ -19,7 +18,7 @@ const ctxs = contexts(BODIES, 99);
 const requests = ids.map((entityId, i) => ({
   method: 'POST',
   path: `/evaluate/v1/${kind}`,
-  headers: jsonHeaders(),
+  headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ namespaceKey, flagKey, entityId, context: ctxs[i] }),
 }));
 

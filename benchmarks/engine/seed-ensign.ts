@@ -1,91 +1,106 @@
 /**
- * Seeds a running `ensign server` through /api/v1 with the benchmark's variant flag (the same flag
- * the engine benchmark evaluates), then checks that /evaluate/v1/variant answers as the engine does.
+ * Seeds a running `ensign server` through /api/v1 with the benchmark namespace (http-namespace.ts),
+ * then checks that /evaluate/v1 answers as the engine does on the same document, so a benchmark
+ * never measures a broken route.
  */
-import { compileSnapshot, evaluateVariant, isFailure } from '@ensign/engine';
+import { compileSnapshot, evaluateBoolean, evaluateVariant, isFailure } from '@ensign/engine';
+import type { KeepAliveClient } from '../propagation/keep-alive-client.js';
+import { benchNamespaceDocument, NAMESPACE } from './http-namespace.js';
+import { BATCH_SIZE, type EvaluationInput, type EvaluationKind, evaluationRequests } from './http-workload.js';
 
-/** Request headers; with BENCH_AUTHORIZATION set (the authenticated run), its credential too. */
-export function jsonHeaders(): Record<string, string> {
-  const authorization = process.env['BENCH_AUTHORIZATION'];
-  return { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) };
-}
-import { VARIANT_FLAG, benchmarkDocument, contexts, entityIds } from './fixtures.js';
+/** The management API spells comparison types without `_CONSTRAINT`. */
+const apiComparisonType = (type: string) => type.replace('_CONSTRAINT_COMPARISON_TYPE', '_COMPARISON_TYPE');
 
-async function call(base: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: jsonHeaders(),
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
-/** Creates the flag, its variants, segments, rules and distributions in namespace `default`. */
-export async function seedVariantFlag(base: string): Promise<void> {
-  const ns = '/api/v1/namespaces/default';
-  const flag = benchmarkDocument().flags.find((f) => f.key === VARIANT_FLAG)!;
-  await call(base, 'POST', `${ns}/flags`, { key: flag.key, name: flag.name, enabled: true, type: 'VARIANT_FLAG_TYPE' });
-  const variantIds = new Map<string, string>();
-  for (const key of ['control', 'compact', 'wide']) {
-    const v = await call(base, 'POST', `${ns}/flags/${flag.key}/variants`, { key, name: key });
-    variantIds.set(key, String(v['id']));
+/** Creates the document's segments, flags, variants, rules, distributions and rollouts, one call at a time. */
+export async function seedBenchNamespace(api: KeepAliveClient): Promise<number> {
+  const doc = benchNamespaceDocument();
+  const ns = `/api/v1/namespaces/${NAMESPACE}`;
+  let calls = 0;
+  const send = (path: string, body: unknown) => {
+    calls++;
+    return api.json('POST', `${ns}${path}`, body);
+  };
+  const used = doc.flags.flatMap((f) => [...f.rules.flatMap((r) => r.segments), ...f.rollouts.flatMap((r) => r.segment?.segments ?? [])]);
+  const segments = new Map(used.map((s) => [s.key, s]));
+  for (const segment of segments.values()) {
+    await send('/segments', { key: segment.key, name: segment.key, matchType: segment.matchType.replace('_SEGMENT', '') });
+    for (const c of segment.constraints) {
+      await send(`/segments/${segment.key}/constraints`, { type: apiComparisonType(c.type), property: c.property, operator: c.operator, value: c.value });
+    }
   }
-  const segmentKeys = new Set<string>();
-  for (const rule of flag.rules) {
-    for (const segment of rule.segments) {
-      if (segmentKeys.has(segment.key)) continue;
-      segmentKeys.add(segment.key);
-      await call(base, 'POST', `${ns}/segments`, { key: segment.key, name: segment.key, matchType: 'ALL_MATCH_TYPE' });
-      for (const c of segment.constraints) {
-        const type = c.type.replace('_CONSTRAINT_COMPARISON_TYPE', '_COMPARISON_TYPE');
-        await call(base, 'POST', `${ns}/segments/${segment.key}/constraints`, { type, property: c.property, operator: c.operator, value: c.value });
+  for (const flag of doc.flags) {
+    await send('/flags', { key: flag.key, name: flag.name, enabled: flag.enabled, type: flag.type });
+    const variantIds = new Map<string, string>();
+    for (const key of new Set(flag.rules.flatMap((r) => r.distributions.map((d) => d.variantKey)))) {
+      variantIds.set(key, String((await send(`/flags/${flag.key}/variants`, { key, name: key }))['id']));
+    }
+    for (const rule of flag.rules) {
+      const created = await send(`/flags/${flag.key}/rules`, { rank: rule.rank, segmentKeys: rule.segments.map((s) => s.key), segmentOperator: rule.segmentOperator });
+      for (const d of rule.distributions) {
+        await send(`/flags/${flag.key}/rules/${String(created['id'])}/distributions`, { variantId: variantIds.get(d.variantKey), rollout: d.rollout });
       }
     }
-    const created = await call(base, 'POST', `${ns}/flags/${flag.key}/rules`, {
-      rank: rule.rank,
-      segmentKeys: rule.segments.map((s) => s.key),
-      segmentOperator: rule.segmentOperator,
-    });
-    for (const d of rule.distributions) {
-      await call(base, 'POST', `${ns}/flags/${flag.key}/rules/${String(created['id'])}/distributions`, {
-        variantId: variantIds.get(d.variantKey),
-        rollout: d.rollout,
-      });
+    for (const rollout of flag.rollouts) {
+      const segment = rollout.segment!;
+      await send(`/flags/${flag.key}/rollouts`, { rank: rollout.rank, segment: { segmentKeys: segment.segments.map((s) => s.key), segmentOperator: segment.segmentOperator, value: segment.value } });
     }
   }
-  await call(base, 'PUT', `${ns}/flags/${flag.key}`, {
-    name: flag.name,
-    enabled: true,
-    defaultVariantId: variantIds.get(flag.defaultVariant!.key),
-  });
+  return calls;
+}
+
+const compiled = compileSnapshot(benchNamespaceDocument(), { hash: 'murmur3' });
+
+/** The engine's answer to `request`, in the fields the wire response shares with it. */
+function engineAnswer(kind: EvaluationKind, request: EvaluationInput): Record<string, unknown> {
+  const env = { now: Date.now() };
+  if (kind === 'variant') {
+    const want = evaluateVariant(compiled, request, env);
+    if (isFailure(want)) throw new Error(want.message);
+    return { match: want.match, reason: want.reason, variantKey: want.variantKey };
+  }
+  const want = evaluateBoolean(compiled, request, env);
+  if (isFailure(want)) throw new Error(want.message);
+  return { enabled: want.enabled, reason: want.reason };
+}
+
+function compare(kind: EvaluationKind, request: EvaluationInput, got: Record<string, unknown>): void {
+  const want = engineAnswer(kind, request);
+  for (const [field, value] of Object.entries(want)) {
+    if (got[field] !== value) throw new Error(`server and engine disagree on ${field} for ${JSON.stringify(request)}: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
+  }
+}
+
+async function evaluate(client: KeepAliveClient, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const reply = await client.send('POST', path, body);
+  if (reply.status !== 200) throw new Error(`POST ${path} → ${reply.status} ${reply.text}`);
+  return JSON.parse(reply.text) as Record<string, unknown>;
 }
 
 /**
- * Evaluates `samples` entities through the server and through the engine (murmur3, the server's
- * default) and throws on the first disagreement, so a benchmark never measures a broken route.
+ * Evaluates `samples` requests of each kind one by one, and one batch of every variant flag, through
+ * `client` and through the engine (murmur3, the server's default); throws on the first disagreement.
  */
-export async function checkAgainstEngine(base: string, samples = 50): Promise<void> {
-  const compiled = compileSnapshot(benchmarkDocument(), { hash: 'murmur3' });
-  const ids = entityIds(samples, 555);
-  const ctxs = contexts(samples, 556);
-  for (let i = 0; i < samples; i++) {
-    const request = { namespaceKey: 'default', flagKey: VARIANT_FLAG, entityId: ids[i]!, context: ctxs[i]! };
-    const res = await fetch(`${base}/evaluate/v1/variant`, {
-      method: 'POST',
-      headers: jsonHeaders(),
-      body: JSON.stringify(request),
-    });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`POST /evaluate/v1/variant → ${res.status} ${text}`);
-    const got = JSON.parse(text) as Record<string, unknown>;
-    const want = evaluateVariant(compiled, request, { now: Date.now() });
-    if (isFailure(want)) throw new Error(want.message);
-    for (const field of ['match', 'reason', 'variantKey'] as const) {
-      if (got[field] !== want[field]) {
-        throw new Error(`server and engine disagree on ${field} for ${JSON.stringify(request)}: ${text} vs ${JSON.stringify(want)}`);
-      }
+export async function checkAgainstEngine(client: KeepAliveClient, samples = 100): Promise<void> {
+  for (const kind of ['variant', 'boolean'] as const) {
+    for (const request of evaluationRequests(kind, samples, 555)) compare(kind, request, await evaluate(client, `/evaluate/v1/${kind}`, request));
+  }
+  const batch = evaluationRequests('variant', BATCH_SIZE, 556);
+  const answer = await evaluate(client, '/evaluate/v1/batch', { requests: batch });
+  const responses = answer['responses'] as Array<{ variantResponse?: Record<string, unknown> }> | undefined;
+  if (responses?.length !== batch.length) throw new Error(`POST /evaluate/v1/batch answered ${responses?.length} responses for ${batch.length} requests`);
+  batch.forEach((request, i) => compare('variant', request, responses[i]?.variantResponse ?? {}));
+}
+
+/** Repeats the check until it passes (an evaluator may still be catching up with the seeding) or `timeoutMs` ends. */
+export async function untilAgreesWithEngine(client: KeepAliveClient, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await checkAgainstEngine(client);
+      return;
+    } catch (err) {
+      if (Date.now() >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
 }

@@ -15,6 +15,7 @@ export interface EnsignNode {
   name: string;
   child: ChildProcess;
   port: number;
+  grpcPort: number;
   client: KeepAliveClient;
 }
 
@@ -39,20 +40,29 @@ async function waitForHealth(node: EnsignNode, timeoutMs = 30_000): Promise<void
   throw new Error(`${node.name} did not answer /health with 200 within ${timeoutMs} ms`);
 }
 
-/** Starts `ensign <command>` in `cwd` and resolves once its /health answers 200. */
-async function startNode(name: string, command: 'server' | 'evaluator', cwd: string, env: Record<string, string>): Promise<EnsignNode> {
+/**
+ * Starts `ensign <command>` in `cwd` and resolves once its /health answers 200; `nodeArgs` go to
+ * node before the script (e.g. `--cpu-prof` to profile it).
+ */
+export async function startNode(
+  name: string,
+  command: 'server' | 'evaluator',
+  cwd: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<EnsignNode> {
   const port = await freePort();
   // Both commands serve gRPC too: each needs a port of its own, not the default 9000.
   const grpcPort = await freePort();
   const ports = { ENSIGN_SERVER_HTTP_PORT: String(port), ENSIGN_SERVER_GRPC_PORT: String(grpcPort) };
   const child = track(
-    spawn(process.execPath, [CLI_MAIN, command], {
+    spawn(process.execPath, [...nodeArgs, CLI_MAIN, command], {
       cwd,
       stdio: ['ignore', 'inherit', 'inherit'],
       env: childEnv({ ...env, ENSIGN_SERVER_HOST: '127.0.0.1', ...ports, ENSIGN_LOG_LEVEL: 'warn' }),
     }),
   );
-  const node = { name, child, port, client: new KeepAliveClient(port) };
+  const node = { name, child, port, grpcPort, client: new KeepAliveClient(port) };
   await waitForHealth(node);
   return node;
 }

@@ -12,7 +12,11 @@ export interface Reply {
 export class KeepAliveClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-  constructor(readonly port: number) {}
+  /** `headers` go with every request (a credential, when the server requires one). */
+  constructor(
+    readonly port: number,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   /** Sends one request to 127.0.0.1 and resolves when the whole response body has arrived. */
   send(method: string, path: string, body?: unknown): Promise<Reply> {
@@ -25,7 +29,10 @@ export class KeepAliveClient {
           method,
           path,
           agent: this.agent,
-          headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+          headers: {
+            ...this.headers,
+            ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          },
         },
         (res) => {
           let text = '';

@@ -1,0 +1,16 @@
+/** The ceiling's process: bare-server.js on the CPU under test, stopped when `scope` closes. */
+import { fileURLToPath } from 'node:url';
+import { track } from '../propagation/children.js';
+import type { RunScope } from '../writes/run-scope.js';
+import { forkListening, stop } from './child-processes.js';
+import type { CpuPlacement } from './cpu-placement.js';
+
+const BARE_SERVER = fileURLToPath(new URL('./bare-server.js', import.meta.url));
+
+export async function bareServer(scope: RunScope, placement: CpuPlacement): Promise<{ pid: number | undefined; port: number }> {
+  const { child, port } = await forkListening(BARE_SERVER);
+  track(child);
+  scope.add(() => stop(child, 5000));
+  placement.underTest(child.pid);
+  return { pid: child.pid, port };
+}

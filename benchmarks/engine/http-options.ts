@@ -1,0 +1,43 @@
+/** The HTTP benchmark's settings, from BENCH_HTTP_* environment variables (see benchmarks/README.md). */
+import os from 'node:os';
+
+const env = process.env;
+
+function numberOf(name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, not ${raw}`);
+  return n;
+}
+
+/**
+ * With two or more CPUs every server under test gets CPU 0 and the load generator CPU 1
+ * (BENCH_HTTP_PIN=0 turns this off), so each has a core of its own and the comparison is server
+ * against server.
+ */
+const pin = env['BENCH_HTTP_PIN'] !== '0' && os.cpus().length >= 2;
+
+export const HTTP_OPTIONS = {
+  /** Measured seconds per target. */
+  seconds: numberOf('BENCH_HTTP_SECONDS', 10),
+  /** Unmeasured seconds of the same load first, so the JIT and the connections are warm. */
+  warmupSeconds: numberOf('BENCH_HTTP_WARMUP_SECONDS', 2),
+  /** Connections of the HTTP load, and calls in flight of the gRPC one. */
+  connections: numberOf('BENCH_HTTP_CONNECTIONS', 32),
+  /** Flags of the namespace whose memory an evaluator is measured holding; 0 skips that measurement. */
+  memoryFlags: numberOf('BENCH_HTTP_MEMORY_FLAGS', 10_000),
+  /** Seconds of variant evaluations the evaluator holding that namespace answers before its peak RSS is read. */
+  memorySeconds: numberOf('BENCH_HTTP_MEMORY_SECONDS', 5),
+  /** The whole run is stopped after this many seconds. */
+  timeoutSeconds: numberOf('BENCH_HTTP_TIMEOUT_SECONDS', 600),
+  /** `autocannon` forces the fallback load generator even where wrk is installed. */
+  loadGenerator: env['BENCH_HTTP_LOAD_GENERATOR'] === 'autocannon' ? ('autocannon' as const) : ('auto' as const),
+  serverCpu: pin ? 0 : undefined,
+  clientCpu: pin ? 1 : undefined,
+  /** Extra node flags for every ensign process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them. */
+  serverNodeArgs: (env['BENCH_HTTP_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+};
+
+/** The issue's aim for an evaluator holding the large namespace. */
+export const MEMORY_AIM_MB = 150;
