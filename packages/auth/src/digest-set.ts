@@ -4,8 +4,24 @@
  */
 import type { AuthMethod } from './authentication.js';
 import type { LiveDigest } from './authentication-store.js';
+import { LRUCache } from 'lru-cache';
 import type { Caller } from './caller.js';
 import { digestOf } from './client-token.js';
+
+/**
+ * The digests of recently presented tokens. A token's digest never changes, so remembering it is
+ * always right, and the hot path hashes each token once instead of on every request.
+ */
+const presented = new LRUCache<string, string>({ max: 10_000 });
+
+function presentedDigestOf(token: string): string {
+  let digest = presented.get(token);
+  if (digest === undefined) {
+    digest = digestOf(token);
+    presented.set(token, digest);
+  }
+  return digest;
+}
 
 /** What an evaluator needs to know of one live authentication. */
 export interface DigestEntry {
@@ -46,7 +62,7 @@ export function digestSetOf(rows: Iterable<LiveDigest>): DigestSet {
  * unknown or expired at `nowMs` (an expired token is refused at once, before any cleanup runs).
  */
 export function callerFromDigests(set: DigestSet, token: string, via: 'bearer' | 'cookie', nowMs: number): Caller | undefined {
-  const entry = set.get(digestOf(token));
+  const entry = set.get(presentedDigestOf(token));
   if (entry === undefined) return undefined;
   // COMPAT(flipt): expired means strictly before now.
   if (entry.expiresAtMs !== undefined && entry.expiresAtMs < nowMs) return undefined;

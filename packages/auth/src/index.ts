@@ -15,6 +15,8 @@ export type { Caller, CredentialSource } from './caller.js';
 export { callerFromDigests, digestSetOf, EMPTY_DIGEST_SET } from './digest-set.js';
 export type { DigestEntry, DigestSet } from './digest-set.js';
 export { Authenticator, jwtCaller } from './authenticator.js';
+export { VerifiedJwts } from './verified-jwts.js';
+export type { VerifiedJwtsOptions } from './verified-jwts.js';
 export type { AuthenticatorOptions } from './authenticator.js';
 export { AccessPolicy } from './access-policy.js';
 export type { AccessOptions, ExcludableSurface, Resolved, Surface } from './access-policy.js';

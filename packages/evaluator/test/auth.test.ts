@@ -135,6 +135,37 @@ test('JWTs are verified asynchronously; a bad one is 401, and none are accepted 
   assertError(t, await noJwt.post('/evaluate/v1/variant', variant, { Authorization: 'JWT valid.jwt.value' }), 401, 16, UNAUTHENTICATED);
 });
 
+test('a JWT is verified once and then trusted until it expires or for a minute, whichever comes first', async (t) => {
+  const { get } = digests({});
+  let now = FIXED_NOW;
+  const verified: string[] = [];
+  const expiring = (at: number): Authentication => ({ method: 'METHOD_JWT', createdAt: '', updatedAt: '', metadata: {}, expiresAt: new Date(at).toISOString() });
+  const jwt = {
+    verify: async (value: string) => {
+      verified.push(value);
+      if (value === 'long.lived.jwt') return expiring(FIXED_NOW + 3_600_000);
+      // A real verifier refuses a token past its `exp`.
+      if (value === 'short.lived.jwt' && now < FIXED_NOW + 5_000) return expiring(FIXED_NOW + 5_000);
+      throw new Error('bad signature or expired');
+    },
+  };
+  const api = await startServer(t, { source: readySource(), auth: options(get, { jwt }), now: () => now });
+  for (let i = 0; i < 3; i++) t.is((await api.post('/evaluate/v1/variant', variant, { Authorization: 'JWT long.lived.jwt' })).status, 200);
+  t.is((await api.post('/evaluate/v1/variant', variant, { Authorization: 'JWT short.lived.jwt' })).status, 200);
+  for (let i = 0; i < 2; i++) assertError(t, await api.post('/evaluate/v1/variant', variant, { Authorization: 'JWT forged.jwt.value' }), 401, 16, UNAUTHENTICATED);
+  t.deepEqual(verified, ['long.lived.jwt', 'short.lived.jwt', 'forged.jwt.value', 'forged.jwt.value'], 'verified once each; a bad one every time');
+
+  now = FIXED_NOW + 5_000;
+  verified.length = 0;
+  assertError(t, await api.post('/evaluate/v1/variant', variant, { Authorization: 'JWT short.lived.jwt' }), 401, 16, UNAUTHENTICATED);
+  t.is((await api.post('/evaluate/v1/variant', variant, { Authorization: 'JWT long.lived.jwt' })).status, 200);
+  t.deepEqual(verified, ['short.lived.jwt'], 'an expired token is checked again (and refused); a live one is still trusted');
+
+  now = FIXED_NOW + 60_000;
+  t.is((await api.post('/evaluate/v1/variant', variant, { Authorization: 'JWT long.lived.jwt' })).status, 200);
+  t.deepEqual(verified, ['short.lived.jwt', 'long.lived.jwt'], 'after a minute its signature is checked again');
+});
+
 test('a browser session cookie authenticates; its POSTs need the session\'s CSRF token', async (t) => {
   const { get } = digests({ session: { method: 'METHOD_OIDC' } });
   const api = await startServer(t, { source: readySource(), auth: options(get, { csrfKey: 'k' }) });

@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { BooleanEvaluationResponse, EvaluationReason, VariantEvaluationResponse } from '@ensign/core';
-import { booleanResponseJson, variantResponseJson } from '../src/http/evaluation-json.js';
+import type { BatchEvaluationResponse, BooleanEvaluationResponse, EvaluationReason, VariantEvaluationResponse } from '@ensign/core';
+import { batchResponseJson, booleanResponseJson, variantResponseJson } from '../src/http/evaluation-json.js';
 
 /** Strings JSON must escape: quotes, backslashes, control characters, lone surrogates, non-ASCII. */
 const AWKWARD = ['', 'plain', 'q"uote', 'back\\slash', 'line\nbreak\t', '\u0000\u001f', '\ud800', 'ünï😀', '</script>', '{"a":[1,2]}'];
@@ -39,4 +39,55 @@ test('the boolean response is byte-identical to JSON.stringify of the same objec
     };
     t.is(booleanResponseJson(response), JSON.stringify(response));
   }
+});
+
+test('the batch response is byte-identical to JSON.stringify of the same object, every item type mixed', (t) => {
+  for (let i = 0; i < 200; i++) {
+    const responses: BatchEvaluationResponse['responses'] = [];
+    for (let j = 0; j < i % 7; j++) {
+      const k = i + j;
+      if (k % 3 === 0) {
+        responses.push({
+          type: 'VARIANT_EVALUATION_RESPONSE_TYPE',
+          variantResponse: {
+            match: k % 2 === 0,
+            segmentKeys: k % 4 === 0 ? Object.freeze([pick(AWKWARD, k)]) as string[] : [pick(AWKWARD, k + 1)],
+            reason: pick(REASONS, k),
+            variantKey: pick(AWKWARD, k + 2),
+            variantAttachment: pick(AWKWARD, k + 3),
+            requestId: pick(AWKWARD, k + 4),
+            requestDurationMillis: pick(NUMBERS, k),
+            timestamp: '2026-01-01T00:00:00.123Z',
+            flagKey: pick(AWKWARD, k + 5),
+          },
+        });
+      } else if (k % 3 === 1) {
+        responses.push({
+          type: 'BOOLEAN_EVALUATION_RESPONSE_TYPE',
+          booleanResponse: {
+            enabled: k % 2 === 1,
+            reason: pick(REASONS, k),
+            requestId: pick(AWKWARD, k),
+            requestDurationMillis: pick(NUMBERS, k + 1),
+            timestamp: '2026-01-01T00:00:00.123Z',
+            flagKey: pick(AWKWARD, k + 2),
+            segmentKeys: [],
+          },
+        });
+      } else {
+        responses.push({ type: 'ERROR_EVALUATION_RESPONSE_TYPE', errorResponse: { flagKey: pick(AWKWARD, k), namespaceKey: pick(AWKWARD, k + 1), reason: 'NOT_FOUND_ERROR_EVALUATION_REASON' } });
+      }
+    }
+    const response: BatchEvaluationResponse = { requestId: pick(AWKWARD, i), responses, requestDurationMillis: pick(NUMBERS, i) };
+    t.is(batchResponseJson(response), JSON.stringify(response));
+  }
+});
+
+test('a remembered string or segment-key list is written the same every time', (t) => {
+  const keys = Object.freeze(['a"b', 'c']) as string[];
+  const response: VariantEvaluationResponse = { match: true, segmentKeys: keys, reason: 'MATCH_EVALUATION_REASON', variantKey: 'v"1', variantAttachment: '{"x":1}', requestId: 'r', requestDurationMillis: 1, timestamp: 't', flagKey: 'f\n' };
+  const first = variantResponseJson(response);
+  for (let i = 0; i < 5000; i++) variantResponseJson({ ...response, flagKey: `churn-${i}` });
+  t.is(variantResponseJson(response), first);
+  t.is(first, JSON.stringify(response));
 });

@@ -69,6 +69,18 @@ export function decodeEvaluationRequest(body: Fields, at = ''): EvaluationReques
   return request;
 }
 
+/**
+ * One item of a batch. Its field names are prefixed (`requests[2].flagKey`) only when it is refused:
+ * building the prefix for every item of every batch would cost more than the decoding itself.
+ */
+export function decodeItem(item: Fields, index: number): EvaluationRequest {
+  try {
+    return decodeEvaluationRequest(item);
+  } catch {
+    return decodeEvaluationRequest(item, `requests[${index}].`);
+  }
+}
+
 /** The `requests` array of a batch, at most `maxItems` long, each item an object. */
 export function decodeRequestItems(body: Fields, maxItems: number): Fields[] {
   const value = pick(body, 'requests', 'requests');
@@ -86,5 +98,5 @@ export function decodeBatchRequest(body: Fields, maxItems: number): BatchEvaluat
   const items = decodeRequestItems(body, maxItems);
   const requestId = stringField(body, 'requestId', 'request_id');
   stringField(body, 'reference', 'reference');
-  return { requestId, requests: items.map((item, i) => decodeEvaluationRequest(item, `requests[${i}].`)) };
+  return { requestId, requests: items.map(decodeItem) };
 }

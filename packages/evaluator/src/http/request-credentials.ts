@@ -5,7 +5,7 @@
  * asynchronously (local keys or a cached JWKS). Whether a caller is needed is the access policy's call.
  */
 import type { IncomingMessage } from 'node:http';
-import { assertCsrf, type Authentication, type Caller, callerFromDigests, CSRF_HEADER, type DigestSet, type ExcludableSurface, extractCredential, jwtCaller, mayBeBearerJwt } from '@ensign/auth';
+import { assertCsrf, type Authentication, type Caller, callerFromDigests, CSRF_HEADER, type DigestSet, type ExcludableSurface, extractCredential, jwtCaller, mayBeBearerJwt, VerifiedJwts } from '@ensign/auth';
 import { unauthenticated } from '@ensign/core';
 import { headerValue } from './http-call.js';
 
@@ -26,6 +26,9 @@ export interface EvaluatorAuthOptions {
 const CSRF_HEADER_NAME = CSRF_HEADER.toLowerCase();
 
 export class RequestCredentials {
+  /** A client sends the same JWT on every request: its signature is checked once, not each time. */
+  private readonly jwts = new VerifiedJwts();
+
   constructor(
     private readonly options: EvaluatorAuthOptions,
     private readonly now: () => number,
@@ -40,16 +43,27 @@ export class RequestCredentials {
       case 'malformed':
         throw unauthenticated();
       case 'jwt':
-        return jwtCaller(this.options.jwt, credential.jwt);
+        return this.jwtCaller(credential.jwt);
       case 'token': {
         const caller = callerFromDigests(this.options.digests(), credential.token, credential.via, this.now());
         if (caller === undefined) {
-          if (this.options.jwt !== undefined && mayBeBearerJwt(credential)) return jwtCaller(this.options.jwt, credential.token);
+          if (this.options.jwt !== undefined && mayBeBearerJwt(credential)) return this.jwtCaller(credential.token);
           throw unauthenticated();
         }
         assertCsrf(caller, req.method ?? 'GET', headerValue(req.headers, CSRF_HEADER_NAME), this.options.csrfKey ?? '');
         return caller;
       }
     }
+  }
+
+  /** The caller of a JWT: at once when it verified recently, else once its signature is checked. */
+  private jwtCaller(jwt: string): Caller | Promise<Caller> {
+    const now = this.now();
+    const known = this.jwts.get(jwt, now);
+    if (known !== undefined) return { method: known.method, via: 'jwt', authentication: known };
+    return jwtCaller(this.options.jwt, jwt).then((caller) => {
+      if (caller.authentication !== undefined) this.jwts.remember(jwt, caller.authentication, now);
+      return caller;
+    });
   }
 }

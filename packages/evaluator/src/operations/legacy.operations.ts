@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, emptyField, type EvaluationRequest, invalidField } from '@ensign/core';
 import { evaluateVariant, flagNotFound, isFailure } from '@ensign/engine';
-import { booleanField, decodeEvaluationRequest, decodeRequestItems, stringField } from '../decode/evaluation-request.decode.js';
+import { booleanField, decodeItem, decodeRequestItems, stringField } from '../decode/evaluation-request.decode.js';
 import type { EvaluationOperation } from '../request/evaluation-operation.js';
 import { type HeldView, namespaceOrDefault } from '../request/hold-namespaces.js';
 import { decodeSingle } from './evaluate.operations.js';
@@ -92,7 +92,7 @@ export const legacyBatchOperation: EvaluationOperation<LegacyBatch, LegacyBatchE
   decode(input, settings) {
     const { body } = input;
     const items = decodeRequestItems(body, settings.maxBatchSize);
-    const requests = items.map((item, i) => decodeEvaluationRequest(item, `requests[${i}].`));
+    const requests = items.map(decodeItem);
     requests.forEach((request, i) => validate(request, `requests[${i}].`));
     const requestId = stringField(body, 'requestId', 'request_id');
     const excludeNotFound = booleanField(body, 'excludeNotFound', 'exclude_not_found');

@@ -1,7 +1,7 @@
 /** `/evaluate/v1`: how variant, boolean and batch answers are written. */
 import type { BatchEvaluationResponse, BooleanEvaluationResponse, VariantEvaluationResponse } from '@ensign/core';
 import type { HttpCall } from '../http/http-call.js';
-import { booleanResponseJson, variantResponseJson } from '../http/evaluation-json.js';
+import { batchResponseJson, booleanResponseJson, variantResponseJson } from '../http/evaluation-json.js';
 import { sendBody, sendJson } from '../http/respond.js';
 
 export function sendVariant(call: HttpCall, response: VariantEvaluationResponse): void {
@@ -15,7 +15,8 @@ export function sendBoolean(call: HttpCall, response: BooleanEvaluationResponse)
 }
 
 export function sendBatch(call: HttpCall, response: BatchEvaluationResponse): void {
-  sendJson(call.res, 200, response, call.style);
+  if (call.style.pretty) sendJson(call.res, 200, response, call.style);
+  else sendBody(call.res, 200, batchResponseJson(response));
 }
 
 /** Any JSON answer as it is (the legacy routes). */
