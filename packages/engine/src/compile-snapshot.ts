@@ -37,7 +37,8 @@ export function compileSnapshot(doc: SnapshotDocument, options: CompileOptions):
   const makeBucketer = bucketerFor(options.hash);
   const problems = validateSnapshot(doc);
   if (problems.length > 0) throw new SnapshotInvalidError(problems);
-  const flags: Array<[string, CompiledFlag]> = doc.flags.map((f) => [f.key, compileFlag(f, makeBucketer(f.key))]);
+  const segments = new SegmentPlans();
+  const flags: Array<[string, CompiledFlag]> = doc.flags.map((f) => [f.key, compileFlag(f, makeBucketer(f.key), segments)]);
   return Object.freeze({ namespaceKey: doc.namespace.key, flags: LayeredMap.of(flags) });
 }
 
@@ -57,7 +58,8 @@ export function patchSnapshot(
   if (problems.length > 0) throw new SnapshotInvalidError(problems);
   const makeBucketer = bucketerFor(options.hash);
   const current = compiled.flags instanceof LayeredMap ? (compiled.flags as LayeredMap<string, CompiledFlag>) : LayeredMap.of(compiled.flags);
-  const put = flags.map((f): [string, CompiledFlag] => [f.key, compileFlag(f, makeBucketer(f.key))]);
+  const segments = new SegmentPlans();
+  const put = flags.map((f): [string, CompiledFlag] => [f.key, compileFlag(f, makeBucketer(f.key), segments)]);
   return Object.freeze({ namespaceKey: compiled.namespaceKey, flags: current.with(put, removed) });
 }
 
@@ -68,14 +70,14 @@ export function emptySnapshot(namespaceKey: string): CompiledSnapshot {
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
-function compileFlag(flag: SnapshotFlag, bucketer: Bucketer): FlagPlan {
+function compileFlag(flag: SnapshotFlag, bucketer: Bucketer, segments: SegmentPlans): FlagPlan {
   const isVariant = flag.type === 'VARIANT_FLAG_TYPE';
   const defaultVariant = flag.defaultVariant ?? null;
   const baseReason: EvaluationReason = defaultVariant === null ? 'UNKNOWN_EVALUATION_REASON' : 'DEFAULT_EVALUATION_REASON';
   // COMPAT(flipt): Flipt fails an evaluation whose rules or rollouts come out of rank order; here they
   // are sorted (stably) at compile time, so that error cannot occur. Our control plane sends them sorted.
-  const rules = isVariant ? byRank(flag.rules).filter((r) => r.segments.length > 0).map(compileRule) : EMPTY;
-  const rollouts = isVariant ? EMPTY : byRank(flag.rollouts).flatMap(compileRollout);
+  const rules = isVariant ? byRank(flag.rules).filter((r) => r.segments.length > 0).map((r) => compileRule(r, segments)) : EMPTY;
+  const rollouts = isVariant ? EMPTY : byRank(flag.rollouts).flatMap((r) => compileRollout(r, segments));
   return Object.freeze({
     key: flag.key,
     type: flag.type,
@@ -94,7 +96,7 @@ function byRank<T extends { rank: number }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => a.rank - b.rank);
 }
 
-function compileRule(rule: SnapshotRule): RulePlan {
+function compileRule(rule: SnapshotRule, segments: SegmentPlans): RulePlan {
   const bounds: number[] = [];
   const variantKeys: string[] = [];
   const variantAttachments: string[] = [];
@@ -108,7 +110,7 @@ function compileRule(rule: SnapshotRule): RulePlan {
     variantAttachments.push(d.variantAttachment);
   }
   return Object.freeze({
-    group: compileGroup(rule.segmentOperator, rule.segments),
+    group: compileGroup(rule.segmentOperator, rule.segments, segments),
     bounds: Object.freeze(bounds),
     variantKeys: Object.freeze(variantKeys),
     variantAttachments: Object.freeze(variantAttachments),
@@ -116,25 +118,25 @@ function compileRule(rule: SnapshotRule): RulePlan {
 }
 
 /** Flipt checks `threshold` before `segment` and ignores a rollout with neither. */
-function compileRollout(rollout: SnapshotRollout): RolloutPlan[] {
+function compileRollout(rollout: SnapshotRollout, segments: SegmentPlans): RolloutPlan[] {
   const { threshold, segment } = rollout;
   if (threshold !== undefined && threshold !== null) {
     return [Object.freeze({ group: null, percentage: Math.fround(threshold.percentage), value: threshold.value })];
   }
   if (segment !== undefined && segment !== null) {
-    const group = compileGroup(segment.segmentOperator, segment.segments);
+    const group = compileGroup(segment.segmentOperator, segment.segments, segments);
     return [Object.freeze({ group, percentage: 0, value: segment.value })];
   }
   return [];
 }
 
-function compileGroup(operator: SnapshotSegmentOperator, segments: readonly SnapshotSegment[]): SegmentGroupPlan {
+function compileGroup(operator: SnapshotSegmentOperator, segments: readonly SnapshotSegment[], compiled: SegmentPlans): SegmentGroupPlan {
   const seen = new Set<string>();
   const plans: SegmentPlan[] = [];
   for (const s of segments) {
     if (seen.has(s.key)) continue;
     seen.add(s.key);
-    plans.push(compileSegment(s));
+    plans.push(compiled.of(s));
   }
   return Object.freeze({
     and: operator === 'AND_SEGMENT_OPERATOR',
@@ -142,6 +144,23 @@ function compileGroup(operator: SnapshotSegmentOperator, segments: readonly Snap
     allKeys: Object.freeze(plans.map((p) => p.key)),
     shortCircuit: !plans.some((p) => p.hasUnknown),
   });
+}
+
+/**
+ * The segments of one compile, each compiled once however many rules and rollouts use it: within
+ * one document (or one delta's flags) a segment key stands for one segment.
+ */
+class SegmentPlans {
+  private readonly plans = new Map<string, SegmentPlan>();
+
+  of(segment: SnapshotSegment): SegmentPlan {
+    let plan = this.plans.get(segment.key);
+    if (plan === undefined) {
+      plan = compileSegment(segment);
+      this.plans.set(segment.key, plan);
+    }
+    return plan;
+  }
 }
 
 function compileSegment(segment: SnapshotSegment): SegmentPlan {

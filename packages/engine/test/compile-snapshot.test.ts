@@ -153,3 +153,20 @@ test('a patch with an invalid flag throws with its path and changes nothing', (t
   t.deepEqual(error?.paths, ['$.flags[0].type']);
   t.like(compiled.flags.get('b'), { type: 'BOOLEAN_FLAG_TYPE' });
 });
+
+test('a segment used by many flags is compiled once per document, and a patch compiles the segment it carries', (t) => {
+  const pro = () => segment('pro', [constraint('STRING_CONSTRAINT_COMPARISON_TYPE', 'plan', 'eq', 'pro')]);
+  const flags = ['a', 'b', 'c'].map((key) => variantFlag(key, [rule(1, [pro()], [dist('on', 100)])]));
+  const compiled = compileSnapshot(doc(...flags), { hash: 'crc32' });
+  const planOf = (c: typeof compiled, key: string) => (c.flags.get(key) as any).rules[0].group.segments[0];
+  t.is(planOf(compiled, 'a'), planOf(compiled, 'b'));
+  t.is(planOf(compiled, 'b'), planOf(compiled, 'c'));
+
+  // The segment changed (plan = team): the delta carries every flag using it, compiled with the new segment.
+  const team = segment('pro', [constraint('STRING_CONSTRAINT_COMPARISON_TYPE', 'plan', 'eq', 'team')]);
+  const patched = patchSnapshot(compiled, ['a', 'b', 'c'].map((key) => variantFlag(key, [rule(1, [team], [dist('on', 100)])])), [], { hash: 'crc32' });
+  for (const key of ['a', 'b', 'c']) {
+    t.like(evaluateVariant(patched, { flagKey: key, entityId: 'u', context: { plan: 'team' } }, ENV), { match: true, variantKey: 'on' });
+    t.like(evaluateVariant(patched, { flagKey: key, entityId: 'u', context: { plan: 'pro' } }, ENV), { match: false });
+  }
+});
