@@ -1,6 +1,9 @@
 /**
  * Who the request being served is, for the store's change records: the authentication middleware
  * runs the rest of the request inside `runAs`, and the store reads `currentActor` once per write.
+ * While any `runAs` is under way Node tracks every promise and async resource of the process to
+ * carry the actor along; once the last one has settled the tracking is switched off again, so
+ * evaluations served between writes do not pay for it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Caller } from './caller.js';
@@ -11,8 +14,27 @@ const storage = new AsyncLocalStorage<Actor>();
 /** The actor of the request being served; undefined outside one, or when it is not authenticated. */
 export const currentActor = (): Actor | undefined => storage.getStore();
 
-/** Runs `work` as `actor`. */
-export const runAs = <T>(actor: Actor, work: () => T): T => storage.run(actor, work);
+let running = 0;
+
+function settled(): void {
+  running -= 1;
+  if (running === 0) storage.disable();
+}
+
+/** Runs `work` as `actor`; when it returns a promise, `currentActor` holds until that settles. */
+export function runAs<T>(actor: Actor, work: () => T): T {
+  running += 1;
+  let result: T;
+  try {
+    result = storage.run(actor, work);
+  } catch (err) {
+    settled();
+    throw err;
+  }
+  if (result instanceof Promise) return result.finally(settled) as T;
+  settled();
+  return result;
+}
 
 /** The metadata keys that name a caller, most telling first (Flipt's spellings). */
 const NAME_KEYS = [
