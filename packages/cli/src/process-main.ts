@@ -1,7 +1,6 @@
 /** Binds one `ensign` invocation to this process: its arguments, environment, output, stop signals and exit code. */
 import type { EmbeddedResources } from './embedded.js';
 import { run } from './run.js';
-import { keepYoungGenerationSmall } from './young-generation.js';
 
 const waitForStop = (): Promise<string> =>
   new Promise((resolve) => {
@@ -17,7 +16,6 @@ const waitForStop = (): Promise<string> =>
 
 /** Runs `ensign` with this process's arguments and sets its exit code. */
 export async function runProcess(embedded: EmbeddedResources = {}): Promise<void> {
-  keepYoungGenerationSmall(process.execArgv, process.env.NODE_OPTIONS);
   const code = await run(
     process.argv.slice(2),
     {

@@ -4,6 +4,7 @@ import { ConfigError, type LoadedConfig, loadConfig } from './config/config.load
 import type { EmbeddedResources } from './embedded.js';
 import { createLogger } from './logger.js';
 import { buildInfo } from './version.js';
+import { keepYoungGenerationSmall } from './young-generation.js';
 
 /** What an invocation may touch of its process. */
 export interface ProcessIo {
@@ -56,6 +57,7 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
   // Listening for the stop signals before loading, so one that arrives meanwhile still stops the command once started.
   const stopSignal = io.waitForStop();
   if (invocation.command === 'evaluator') {
+    keepYoungGenerationSmall(process.execArgv, io.env.NODE_OPTIONS);
     const { evaluatorCommand } = await import('./commands/evaluator.command.js');
     return evaluatorCommand(loaded.config, logger, stopSignal, (line) => io.stderr(`${line}\n`));
   }

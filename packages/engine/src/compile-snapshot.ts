@@ -14,7 +14,7 @@ import type {
   SegmentGroupPlan,
   SegmentPlan,
 } from './compiled-snapshot.js';
-import type { CompileOptions } from './evaluation-types.js';
+import type { CompileOptions, VariantResult } from './evaluation-types.js';
 import { bucketerFor } from './hashing/bucketer.js';
 import type { Bucketer } from './hashing/bucketer.js';
 import { LayeredMap } from './layered-map.js';
@@ -76,9 +76,14 @@ function compileFlag(flag: SnapshotFlag, bucketer: Bucketer, segments: SegmentPl
   const baseReason: EvaluationReason = defaultVariant === null ? 'UNKNOWN_EVALUATION_REASON' : 'DEFAULT_EVALUATION_REASON';
   // COMPAT(flipt): Flipt fails an evaluation whose rules or rollouts come out of rank order; here they
   // are sorted (stably) at compile time, so that error cannot occur. Our control plane sends them sorted.
-  const rules = isVariant ? byRank(flag.rules).filter((r) => r.segments.length > 0).map((r) => compileRule(r, segments)) : EMPTY;
+  const defaultKey = defaultVariant?.key ?? '';
+  const defaultAttachment = defaultVariant?.attachment ?? '';
+  const fallback = { key: defaultKey, attachment: defaultAttachment, reason: baseReason };
+  const rules = isVariant ? byRank(flag.rules).filter((r) => r.segments.length > 0).map((r) => compileRule(r, segments, fallback)) : EMPTY;
   const rollouts = isVariant ? EMPTY : byRank(flag.rollouts).flatMap((r) => compileRollout(r, segments));
   return Object.freeze({
+    disabledOutcome: outcome(false, 'FLAG_DISABLED_EVALUATION_REASON', defaultKey, defaultAttachment, EMPTY),
+    unmatchedOutcome: outcome(false, baseReason, defaultKey, defaultAttachment, EMPTY),
     key: flag.key,
     type: flag.type,
     enabled: flag.enabled,
@@ -96,7 +101,19 @@ function byRank<T extends { rank: number }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => a.rank - b.rank);
 }
 
-function compileRule(rule: SnapshotRule, segments: SegmentPlans): RulePlan {
+/** The default variant of a flag and the reason a result without a distribution's variant has. */
+interface Fallback {
+  key: string;
+  attachment: string;
+  reason: EvaluationReason;
+}
+
+/** A variant result shared by every evaluation that ends in it: frozen, segment keys included. */
+function outcome(match: boolean, reason: EvaluationReason, variantKey: string, variantAttachment: string, segmentKeys: readonly string[]): VariantResult {
+  return Object.freeze({ match, reason, variantKey, variantAttachment, segmentKeys: segmentKeys as string[] });
+}
+
+function compileRule(rule: SnapshotRule, segments: SegmentPlans, fallback: Fallback): RulePlan {
   const bounds: number[] = [];
   const variantKeys: string[] = [];
   const variantAttachments: string[] = [];
@@ -109,11 +126,16 @@ function compileRule(rule: SnapshotRule, segments: SegmentPlans): RulePlan {
     variantKeys.push(d.variantKey);
     variantAttachments.push(d.variantAttachment);
   }
+  const group = compileGroup(rule.segmentOperator, rule.segments, segments);
+  const outcomes = variantKeys.map((key, i) => outcome(true, 'MATCH_EVALUATION_REASON', key, variantAttachments[i]!, group.allKeys));
+  outcomes.push(outcome(true, 'MATCH_EVALUATION_REASON', fallback.key, fallback.attachment, group.allKeys));
+  outcomes.push(outcome(false, fallback.reason, fallback.key, fallback.attachment, group.allKeys));
   return Object.freeze({
-    group: compileGroup(rule.segmentOperator, rule.segments, segments),
+    group,
     bounds: Object.freeze(bounds),
     variantKeys: Object.freeze(variantKeys),
     variantAttachments: Object.freeze(variantAttachments),
+    outcomes: Object.freeze(outcomes),
   });
 }
 

@@ -2,6 +2,7 @@
  * The compiled, immutable form of one namespace's snapshot, and the plans evaluation walks.
  * Only `CompiledSnapshot` and `CompiledFlag` are public; the plans are the engine's own.
  */
+import type { VariantResult } from './evaluation-types.js';
 import type { EvaluationReason } from '@ensign/core';
 import type { ConstraintPlan } from './constraints/constraint-plan.js';
 import type { Bucketer } from './hashing/bucketer.js';
@@ -49,6 +50,11 @@ export interface RulePlan {
   readonly bounds: readonly number[];
   readonly variantKeys: readonly string[];
   readonly variantAttachments: readonly string[];
+  /**
+   * The results of a match on all of the group's segments, built once: one per bound, then the
+   * result without distributions (the default variant), then the one for a bucket past the last bound.
+   */
+  readonly outcomes: readonly VariantResult[];
 }
 
 /** A boolean rollout: a threshold, or a segment group. */
@@ -72,4 +78,7 @@ export interface FlagPlan extends CompiledFlag {
   /** By rank. */
   readonly rollouts: readonly RolloutPlan[];
   readonly bucketer: Bucketer;
+  /** The variant result of a disabled flag and of one no rule matched, built once. */
+  readonly disabledOutcome: VariantResult;
+  readonly unmatchedOutcome: VariantResult;
 }

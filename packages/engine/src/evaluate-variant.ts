@@ -5,7 +5,6 @@ import { flagNotFound, typeMismatch, unknownConstraintType } from './failures.js
 import { GROUP_FAILED, matchGroup } from './match-segments.js';
 import type { EvaluationReason } from '@ensign/core';
 
-const NO_KEYS: readonly string[] = Object.freeze([]);
 
 /** Evaluates a variant flag; a boolean flag is a TYPE_MISMATCH, an absent one FLAG_NOT_FOUND. */
 export function evaluateVariant(
@@ -21,9 +20,7 @@ export function evaluateVariant(
 
 /** The variant of a variant flag for one entity (no lookup, no type check). */
 export function variantOf(flag: FlagPlan, input: FlagInput): VariantResult | EvaluationFailure {
-  if (!flag.enabled) {
-    return result(false, 'FLAG_DISABLED_EVALUATION_REASON', flag.defaultVariantKey, flag.defaultVariantAttachment, NO_KEYS);
-  }
+  if (!flag.enabled) return flag.disabledOutcome;
   const rules = flag.rules;
   const context = input.context ?? NO_CONTEXT;
   const entityId = typeof input.entityId === 'string' ? input.entityId : '';
@@ -32,20 +29,22 @@ export function variantOf(flag: FlagPlan, input: FlagInput): VariantResult | Eva
     const keys = matchGroup(rule.group, context, entityId);
     if (keys === null) continue;
     if (keys === GROUP_FAILED) return unknownConstraintType();
+    // Every segment matched: the result is one of those built when the flag was compiled.
+    const built = keys === rule.group.allKeys ? rule.outcomes : undefined;
     const bounds = rule.bounds;
     if (bounds.length === 0) {
-      return result(true, 'MATCH_EVALUATION_REASON', flag.defaultVariantKey, flag.defaultVariantAttachment, keys);
+      return built?.[0] ?? result(true, 'MATCH_EVALUATION_REASON', flag.defaultVariantKey, flag.defaultVariantAttachment, keys);
     }
     const bucket = flag.bucketer.variant(entityId);
     for (let i = 0; i < bounds.length; i++) {
       if (bucket < bounds[i]!) {
-        return result(true, 'MATCH_EVALUATION_REASON', rule.variantKeys[i]!, rule.variantAttachments[i]!, keys);
+        return built?.[i] ?? result(true, 'MATCH_EVALUATION_REASON', rule.variantKeys[i]!, rule.variantAttachments[i]!, keys);
       }
     }
     // COMPAT(flipt): distributions summing below 100% that miss the bucket end the evaluation.
-    return result(false, flag.baseReason, flag.defaultVariantKey, flag.defaultVariantAttachment, keys);
+    return built?.[bounds.length + 1] ?? result(false, flag.baseReason, flag.defaultVariantKey, flag.defaultVariantAttachment, keys);
   }
-  return result(false, flag.baseReason, flag.defaultVariantKey, flag.defaultVariantAttachment, NO_KEYS);
+  return flag.unmatchedOutcome;
 }
 
 const NO_CONTEXT: Readonly<Record<string, string>> = Object.freeze({});

@@ -170,3 +170,27 @@ test('a segment used by many flags is compiled once per document, and a patch co
     t.like(evaluateVariant(patched, { flagKey: key, entityId: 'u', context: { plan: 'pro' } }, ENV), { match: false });
   }
 });
+
+test('a variant result is built once per compiled outcome and shared by the evaluations that end in it', (t) => {
+  const pro = segment('pro', [constraint('STRING_CONSTRAINT_COMPARISON_TYPE', 'plan', 'eq', 'pro')]);
+  const beta = segment('beta', [constraint('STRING_CONSTRAINT_COMPARISON_TYPE', 'beta', 'eq', 'yes')]);
+  const compiled = compileSnapshot(
+    doc(
+      variantFlag('one', [rule(1, [pro], [dist('on', 100)])]),
+      variantFlag('either', [rule(1, [pro, beta], [dist('on', 100)], 'OR')]),
+      { ...variantFlag('off', [rule(1, [pro], [dist('on', 100)])]), enabled: false },
+    ),
+    { hash: 'crc32' },
+  );
+  const run = (flagKey: string, entityId: string, context: Record<string, string>) => evaluateVariant(compiled, { flagKey, entityId, context }, ENV);
+  const first = run('one', 'u1', { plan: 'pro' });
+  t.is(run('one', 'u2', { plan: 'pro' }), first);
+  t.true(Object.isFrozen(first));
+  t.like(first, { match: true, variantKey: 'on', segmentKeys: ['pro'] });
+  t.is(run('off', 'u1', {}), run('off', 'u2', {}));
+  // Only some segments of an OR group matched: a result of its own, with just those keys.
+  const partial = run('either', 'u1', { plan: 'pro' });
+  t.like(partial, { match: true, segmentKeys: ['pro'] });
+  t.not(run('either', 'u2', { plan: 'pro' }), partial);
+  t.like(run('either', 'u3', { plan: 'pro', beta: 'yes' }), { segmentKeys: ['pro', 'beta'] });
+});

@@ -1,6 +1,8 @@
 import test from 'ava';
 import type { BatchEvaluationResponse, BooleanEvaluationResponse, EvaluationReason, VariantEvaluationResponse } from '@ensign/core';
+import { readySource } from '@ensign/testkit/snapshot-fixtures';
 import { batchResponseJson, booleanResponseJson, variantResponseJson } from '../src/http/evaluation-json.js';
+import { batchOperation, variantOperation } from '../src/operations/evaluate.operations.js';
 
 /** Strings JSON must escape: quotes, backslashes, control characters, lone surrogates, non-ASCII. */
 const AWKWARD = ['', 'plain', 'q"uote', 'back\\slash', 'line\nbreak\t', '\u0000\u001f', '\ud800', 'ünï😀', '</script>', '{"a":[1,2]}'];
@@ -90,4 +92,24 @@ test('a remembered string or segment-key list is written the same every time', (
   for (let i = 0; i < 5000; i++) variantResponseJson({ ...response, flagKey: `churn-${i}` });
   t.is(variantResponseJson(response), first);
   t.is(first, JSON.stringify(response));
+});
+
+test('answers made from the engine\'s shared results are written exactly as JSON.stringify writes them, every time', (t) => {
+  const source = readySource();
+  const held = (key: string) => source.get(key);
+  const settings = { now: () => Date.UTC(2026, 0, 1), maxBatchSize: 10 };
+  const input = (body: Record<string, unknown>) => ({ body, params: [], header: () => undefined });
+  for (let round = 0; round < 3; round++) {
+    for (const body of [
+      { flagKey: 'color', entityId: 'u1', context: { plan: 'pro' } },
+      { flagKey: 'color', entityId: 'u2' },
+      { flagKey: 'color', entityId: `u${round}`, context: { plan: 'pro' }, requestId: 'r"1' },
+    ]) {
+      const request = variantOperation.decode(input(body), settings);
+      const answer = variantOperation.evaluate(request, held, settings, performance.now()) as VariantEvaluationResponse;
+      t.is(variantResponseJson(answer), JSON.stringify(answer));
+    }
+    const batch = batchOperation.evaluate(batchOperation.decode(input({ requests: [{ flagKey: 'color', entityId: 'u1', context: { plan: 'pro' } }, { flagKey: 'nope', entityId: 'u1' }] }), settings), held, settings, 0) as BatchEvaluationResponse;
+    t.is(batchResponseJson(batch), JSON.stringify(batch));
+  }
 });

@@ -10,12 +10,12 @@ import type {
   BooleanEvaluationResponse,
   EvaluationRequest,
   EvaluationResponseItem,
-  VariantEvaluationResponse,
 } from '@ensign/core';
 import { type BatchItem, evaluateBatch, evaluateBoolean, evaluateVariant, flagNotFound, isFailure } from '@ensign/engine';
 import { decodeBatchRequest, decodeEvaluationRequest } from '../decode/evaluation-request.decode.js';
 import type { EvaluationInput, EvaluationOperation } from '../request/evaluation-operation.js';
 import { namespaceOrDefault } from '../request/hold-namespaces.js';
+import { ENGINE_RESULT, type VariantAnswer } from './engine-result.js';
 import { failureError } from './failure-error.js';
 import { finishedAt } from './response-time.js';
 
@@ -31,7 +31,7 @@ export function decodeSingle(input: EvaluationInput): EvaluationRequest {
 
 const singleNamespace = (request: EvaluationRequest): readonly string[] => [request.namespaceKey];
 
-export const variantOperation: EvaluationOperation<EvaluationRequest, VariantEvaluationResponse> = {
+export const variantOperation: EvaluationOperation<EvaluationRequest, VariantAnswer> = {
   decode: decodeSingle,
   namespaces: singleNamespace,
   evaluate(request, held, settings, started) {
@@ -50,6 +50,7 @@ export const variantOperation: EvaluationOperation<EvaluationRequest, VariantEva
       requestDurationMillis,
       timestamp,
       flagKey: request.flagKey,
+      [ENGINE_RESULT]: result,
     };
   },
 };
@@ -104,7 +105,8 @@ export const batchOperation: EvaluationOperation<BatchEvaluationRequest, BatchEv
               requestDurationMillis,
               timestamp,
               flagKey: result.flagKey,
-            },
+              [ENGINE_RESULT]: result.result,
+            } as VariantAnswer,
           };
         case 'boolean':
           return {
