@@ -1,4 +1,4 @@
-/** The young generation of an ensign process stays small under allocation churn, unless the operator tuned it. */
+/** The young generation of `ensign evaluator` stays small under allocation churn, unless the operator tuned it. */
 import { execFileSync } from 'node:child_process';
 import test from 'ava';
 
