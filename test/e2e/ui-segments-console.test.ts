@@ -32,7 +32,10 @@ async function storedConstraints(t: ExecutionContext, ns: string, segmentKey: st
 /** Closes the notices of earlier actions so a screenshot shows the page itself. */
 async function dismissToasts(page: Page) {
   const dismiss = page.getByRole('button', { name: 'Dismiss' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
+  for (let tries = 0; tries < 20 && (await dismiss.count()) > 0; tries++) {
+    // A notice may close by itself between counting and clicking; then there is nothing to click.
+    await dismiss.first().click({ timeout: 2000 }).catch(() => undefined);
+  }
 }
 
 /** Opens "Add constraint" and fills the dialog; list values go into "Value 1", "Value 2" …. */
