@@ -1,4 +1,7 @@
-/** The ceiling's process: bare-server.js on the CPU under test, stopped when `scope` closes. */
+/**
+ * A bare server's process on the CPU under test, stopped when `scope` closes: the ceiling (`fixed`:
+ * a fixed answer) or the floor of any JSON API (`json`: the body parsed, the answer stringified).
+ */
 import { fileURLToPath } from 'node:url';
 import { track } from '../propagation/children.js';
 import type { RunScope } from '../writes/run-scope.js';
@@ -7,8 +10,8 @@ import type { CpuPlacement } from './cpu-placement.js';
 
 const BARE_SERVER = fileURLToPath(new URL('./bare-server.js', import.meta.url));
 
-export async function bareServer(scope: RunScope, placement: CpuPlacement): Promise<{ pid: number | undefined; port: number }> {
-  const { child, port } = await forkListening(BARE_SERVER);
+export async function bareServer(scope: RunScope, placement: CpuPlacement, mode: 'fixed' | 'json' = 'fixed'): Promise<{ pid: number | undefined; port: number }> {
+  const { child, port } = await forkListening(BARE_SERVER, 10_000, [mode]);
   track(child);
   scope.add(() => stop(child, 5000));
   placement.underTest(child.pid);

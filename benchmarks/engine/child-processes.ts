@@ -13,8 +13,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** Forks a script that reports `{port}` over IPC once it listens. */
-export async function forkListening(script: string, timeoutMs = 10_000): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function forkListening(script: string, timeoutMs = 10_000, args: readonly string[] = []): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(script, [...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not report a port`)), timeoutMs);
     child.once('message', (m: { port: number }) => {

@@ -73,6 +73,12 @@ async function measureTargets(generator: LoadGenerator): Promise<{ targets: Targ
     return measure('bare node:http (fixed body)', server.pid, http(server.port, variant));
   });
   targets.push(bare);
+  targets.push(
+    await scoped(async (scope) => {
+      const server = await bareServer(scope, placement, 'json');
+      return measure('bare node:http, JSON in and out', server.pid, http(server.port, variant));
+    }),
+  );
   targets.push(await onServer('ensign server, variant', () => variant));
   targets.push(await onServer('ensign server, boolean', () => boolean));
   const batch = await onServer(`ensign server, batch of ${BATCH_SIZE} variant`, batchWorkload);
