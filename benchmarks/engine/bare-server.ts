@@ -7,7 +7,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const BODY = JSON.stringify({
+/** An answer the size of a variant evaluation response. */
+const ANSWER = {
   match: true,
   segmentKeys: ['pro-users'],
   reason: 'MATCH_EVALUATION_REASON',
@@ -17,20 +18,16 @@ const BODY = JSON.stringify({
   requestDurationMillis: 0.041,
   timestamp: '2025-06-01T00:00:00.123456Z',
   flagKey: 'checkout-layout',
-});
+};
+const BODY = JSON.stringify(ANSWER);
 
 const parseAndStringify = process.argv[2] === 'json';
 
-/** The answer a JSON API gives at the least: one stringify of a response-sized object. */
+/** The answer a JSON API gives at the least: one stringify of a response-sized object, its time and flag filled in. */
 function jsonAnswer(text: string): string {
   const request = JSON.parse(text) as { flagKey?: unknown };
   return JSON.stringify({
-    match: true,
-    segmentKeys: ['pro-users'],
-    reason: 'MATCH_EVALUATION_REASON',
-    variantKey: 'compact',
-    variantAttachment: '',
-    requestId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    ...ANSWER,
     requestDurationMillis: performance.now() % 1,
     timestamp: new Date().toISOString(),
     flagKey: typeof request.flagKey === 'string' ? request.flagKey : '',
