@@ -1,8 +1,11 @@
 /**
- * The ceiling: a bare node:http server that reads the request body and answers a fixed JSON body of
- * the size of a variant evaluation response. With the argument `json` it is the floor of any JSON
- * API instead: it also parses the body and stringifies an answer of that size naming the request's
- * flag, and does nothing else. Run as a child of http-bench; reports its port over IPC.
+ * The bare node:http servers every ensign target is measured against. Run as a child of http-bench
+ * with its mode as argument; reports its port over IPC. Each reads the request body, then:
+ * - `fixed`, the ceiling: answers a fixed JSON body of the size of a variant evaluation response;
+ * - `json`, the floor of any JSON API: parses the body and stringifies a response-sized answer
+ *   naming the request's flag, and does nothing else;
+ * - `batch`, the same floor for a batch: parses the batch body and stringifies a batch answer of
+ *   Flipt's shape with one variant answer per request, naming each request's flag.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,24 +24,36 @@ const ANSWER = {
 };
 const BODY = JSON.stringify(ANSWER);
 
-const parseAndStringify = process.argv[2] === 'json';
+type FlagRequest = { flagKey?: unknown };
+const flagOf = (request: FlagRequest | undefined): string => (typeof request?.flagKey === 'string' ? request.flagKey : '');
 
-/** The answer a JSON API gives at the least: one stringify of a response-sized object, its time and flag filled in. */
+/** The least a JSON API does for one evaluation: one stringify of a response-sized object, its time and flag filled in. */
 function jsonAnswer(text: string): string {
-  const request = JSON.parse(text) as { flagKey?: unknown };
-  return JSON.stringify({
-    ...ANSWER,
-    requestDurationMillis: performance.now() % 1,
-    timestamp: new Date().toISOString(),
-    flagKey: typeof request.flagKey === 'string' ? request.flagKey : '',
-  });
+  const request = JSON.parse(text) as FlagRequest;
+  return JSON.stringify({ ...ANSWER, requestDurationMillis: performance.now() % 1, timestamp: new Date().toISOString(), flagKey: flagOf(request) });
 }
+
+/** The same for a batch: one answer per request, the batch's time in each. */
+function batchAnswer(text: string): string {
+  const batch = JSON.parse(text) as { requests?: FlagRequest[] };
+  const requestDurationMillis = performance.now() % 1;
+  const timestamp = new Date().toISOString();
+  const responses = (batch.requests ?? []).map((request) => ({
+    type: 'VARIANT_EVALUATION_RESPONSE_TYPE',
+    variantResponse: { ...ANSWER, requestId: '', requestDurationMillis, timestamp, flagKey: flagOf(request) },
+  }));
+  return JSON.stringify({ requestId: ANSWER.requestId, responses, requestDurationMillis });
+}
+
+const ANSWERS: Record<string, (text: string) => string> = { fixed: () => BODY, json: jsonAnswer, batch: batchAnswer };
+const answer = ANSWERS[process.argv[2] ?? 'fixed'];
+if (answer === undefined) throw new Error(`bare-server: unknown mode ${process.argv[2]}`);
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    const body = parseAndStringify ? jsonAnswer(Buffer.concat(chunks).toString('utf8')) : BODY;
+    const body = answer(Buffer.concat(chunks).toString('utf8'));
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   });

@@ -1,27 +1,30 @@
 /**
- * The evaluation path against the bare-Node ceiling, in one run. Each target is a process of its own,
- * started fresh (an ensign one seeded with the benchmark namespace and checked against the engine),
- * loaded from a separate process (wrk, or autocannon where wrk is missing; a grpc-js client for
- * gRPC): bare node:http; `ensign server` variant, boolean, batch of 50 and gRPC Variant; `ensign
- * server` with a bearer token and with a JWT required; `ensign evaluator` variant and boolean. Then
- * the memory of an evaluator holding a 10,000-flag namespace. Run: `npm run bench:http` (writes
- * benchmarks/results/http.json); the BENCH_HTTP_* settings are in http-options.ts.
+ * The evaluation path against the bare-Node ceiling, in one run. Every target is a process of its
+ * own (an ensign one seeded with the benchmark namespace and checked against the engine), all started
+ * first and then measured in rounds, each round loading every target in turn from a separate process
+ * (wrk, or autocannon where wrk is missing; a grpc-js client for gRPC): bare node:http (the
+ * fixed-body ceiling, and the JSON floors of one evaluation and of a batch, which each ensign HTTP
+ * target is also held against); `ensign server` variant, boolean, batch of 50 and gRPC Variant;
+ * `ensign server` with a bearer token and with a JWT required; `ensign evaluator` variant and
+ * boolean. Then the memory of an evaluator holding a 10,000-flag namespace. Run: `npm run
+ * bench:http` (writes benchmarks/results/http.json); the BENCH_HTTP_* settings are in
+ * http-options.ts.
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { installSafetyNets, runToExit } from '../propagation/children.js';
 import { RunScope } from '../writes/run-scope.js';
 import { bearerCredential, type Credential, jwtCredential } from './auth-credentials.js';
-import { bareServer } from './bare-target.js';
+import { type BareMode, bareServer } from './bare-target.js';
 import { CpuPlacement } from './cpu-placement.js';
 import { evaluatorCluster, scratchDirectory, seededServer } from './ensign-targets.js';
-import { againstBare, batchFigures, printBatch, printLargeNamespace, printTargets } from './http-report.js';
+import { againstBare, batchFigures, type Floors, printBatch, printLargeNamespace, printTargets } from './http-report.js';
 import { HTTP_OPTIONS } from './http-options.js';
 import { BATCH_SIZE, batchWorkload, type HttpWorkload, singleWorkload } from './http-workload.js';
 import { measureLargeNamespace, type LargeNamespaceFigures } from './large-namespace-memory.js';
 import { chooseLoadGenerator, type LoadGenerator, type LoadResult } from './load-generator.js';
 import { runLoadProcess } from './load-process.js';
-import { measureTarget, type TargetFigures } from './measure-target.js';
+import { combineRounds, measureRound, type RoundFigures, type TargetFigures, type TargetRun } from './measure-target.js';
 import { machineOf, writeResults } from './results-file.js';
 
 const GRPC_CLIENT = fileURLToPath(new URL('./grpc-load-client.js', import.meta.url));
@@ -31,8 +34,17 @@ const clearTimeoutGuard = installSafetyNets(HTTP_OPTIONS.timeoutSeconds, 'HTTP b
 const loadAverageBefore = os.loadavg();
 const placement = new CpuPlacement(HTTP_OPTIONS.serverCpu, HTTP_OPTIONS.clientCpu);
 
-const measure = (target: string, pid: number | undefined, load: (seconds: number) => Promise<LoadResult>, evaluationsPerRequest = 1) =>
-  measureTarget({ target, pid, load, evaluationsPerRequest }, seconds, warmupSeconds);
+/** Sends `signal` to every process still there. */
+function signalAll(pids: ReadonlyArray<number | undefined>, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  for (const pid of pids) {
+    if (pid === undefined) continue;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone already: its figures say so.
+    }
+  }
+}
 
 /** Runs `work` with a scope whose processes and files are gone when it returns. */
 async function scoped<T>(work: (scope: RunScope) => Promise<T>): Promise<T> {
@@ -52,65 +64,102 @@ async function grpcLoad(address: string, loadSeconds: number): Promise<LoadResul
   return JSON.parse(out) as LoadResult;
 }
 
-/** Every target in turn, each on a fresh process. */
-async function measureTargets(generator: LoadGenerator): Promise<{ targets: TargetFigures[]; bare: TargetFigures; batch: TargetFigures }> {
+/** What the targets measured: every figure, bare's, the batch's, and the JSON floor each ensign HTTP target is held against. */
+interface MeasuredTargets {
+  targets: TargetFigures[];
+  bare: TargetFigures;
+  batch: TargetFigures;
+  batchFloor: TargetFigures;
+  floors: Floors;
+}
+
+/** The targets, started and ready for load, in the order they are measured in each round. */
+interface StartedTargets {
+  runs: TargetRun[];
+  bare: TargetRun;
+  batch: TargetRun;
+  batchFloor: TargetRun;
+  /** The floor each ensign HTTP target is held against. */
+  floorOf: Map<TargetRun, TargetRun>;
+}
+
+/** Starts every target within `scope`: each a process of its own, ensign ones seeded and checked. */
+async function startTargets(scope: RunScope, generator: LoadGenerator): Promise<StartedTargets> {
   const variant = singleWorkload('variant');
   const boolean = singleWorkload('boolean');
-  const targets: TargetFigures[] = [];
+  const runs: TargetRun[] = [];
+  const floorOf = new Map<TargetRun, TargetRun>();
   const http = (port: number, workload: HttpWorkload) => (s: number) => generator.run(`http://127.0.0.1:${port}`, workload, s);
+  const add = (target: string, pid: number | undefined, load: TargetRun['load'], evaluationsPerRequest = 1, floor?: TargetRun): TargetRun => {
+    const run: TargetRun = { target, pid, load, evaluationsPerRequest };
+    runs.push(run);
+    if (floor !== undefined) floorOf.set(run, floor);
+    return run;
+  };
+  const onBare = async (name: string, mode: BareMode, workload: HttpWorkload) => {
+    const server = await bareServer(scope, placement, mode);
+    return add(name, server.pid, http(server.port, workload), workload.evaluationsPerRequest);
+  };
   /** A seeded `ensign server` loaded with `workload`; `credentialOf` makes it require the credential it returns. */
-  const onServer = (name: string, workload: (authorization?: string) => HttpWorkload, credentialOf?: (dir: string) => Credential | Promise<Credential>) =>
-    scoped(async (scope) => {
-      const credential = await credentialOf?.(scratchDirectory(scope));
-      const server = await seededServer(scope, placement, credential);
-      const requests = workload(credential?.authorization);
-      return measure(name, server.child.pid, http(server.port, requests), requests.evaluationsPerRequest);
-    });
+  const onServer = async (name: string, floor: TargetRun, workload: (authorization?: string) => HttpWorkload, credentialOf?: (dir: string) => Credential | Promise<Credential>) => {
+    const credential = await credentialOf?.(scratchDirectory(scope));
+    const server = await seededServer(scope, placement, credential);
+    const requests = workload(credential?.authorization);
+    return add(name, server.child.pid, http(server.port, requests), requests.evaluationsPerRequest, floor);
+  };
 
-  // The bare server reads the variant bodies, so it is loaded with requests of the same sizes.
-  const bare = await scoped(async (scope) => {
-    const server = await bareServer(scope, placement);
-    return measure('bare node:http (fixed body)', server.pid, http(server.port, variant));
-  });
-  targets.push(bare);
-  targets.push(
-    await scoped(async (scope) => {
-      const server = await bareServer(scope, placement, 'json');
-      return measure('bare node:http, JSON in and out', server.pid, http(server.port, variant));
-    }),
-  );
-  targets.push(await onServer('ensign server, variant', () => variant));
-  targets.push(await onServer('ensign server, boolean', () => boolean));
-  const batch = await onServer(`ensign server, batch of ${BATCH_SIZE} variant`, batchWorkload);
-  targets.push(batch);
-  targets.push(
-    await scoped(async (scope) => {
-      const server = await seededServer(scope, placement);
-      return measure('ensign server, gRPC Variant', server.child.pid, (s) => grpcLoad(`127.0.0.1:${server.grpcPort}`, s));
-    }),
-  );
-  targets.push(await onServer('ensign server, variant, bearer token', (auth) => singleWorkload('variant', auth), bearerCredential));
-  targets.push(await onServer('ensign server, variant, JWT (RS256)', (auth) => singleWorkload('variant', auth), jwtCredential));
-  const cluster = await scoped(async (scope) => {
-    const { startEvaluator } = await evaluatorCluster(scope, placement);
-    const figures: TargetFigures[] = [];
-    for (const [name, workload] of [['ensign evaluator, variant', variant], ['ensign evaluator, boolean', boolean]] as const) {
-      figures.push(
-        await scoped(async (evaluatorScope) => {
-          const evaluator = await startEvaluator(evaluatorScope);
-          return measure(name, evaluator.child.pid, http(evaluator.port, workload));
-        }),
-      );
+  // The bare servers read the bodies of the loads they stand for, so they see requests of the same sizes.
+  const bare = await onBare('bare node:http (fixed body)', 'fixed', variant);
+  const jsonFloor = await onBare('bare node:http, JSON in and out', 'json', variant);
+  const batchFloor = await onBare(`bare node:http, batch of ${BATCH_SIZE} JSON in and out`, 'batch', batchWorkload());
+  await onServer('ensign server, variant', jsonFloor, () => variant);
+  await onServer('ensign server, boolean', jsonFloor, () => boolean);
+  const batch = await onServer(`ensign server, batch of ${BATCH_SIZE} variant`, batchFloor, batchWorkload);
+  const grpcServer = await seededServer(scope, placement);
+  add('ensign server, gRPC Variant', grpcServer.child.pid, (s) => grpcLoad(`127.0.0.1:${grpcServer.grpcPort}`, s));
+  await onServer('ensign server, variant, bearer token', jsonFloor, (auth) => singleWorkload('variant', auth), bearerCredential);
+  await onServer('ensign server, variant, JWT (RS256)', jsonFloor, (auth) => singleWorkload('variant', auth), jwtCredential);
+  const { startEvaluator } = await evaluatorCluster(scope, placement);
+  for (const [name, workload] of [['ensign evaluator, variant', variant], ['ensign evaluator, boolean', boolean]] as const) {
+    const evaluator = await startEvaluator(scope);
+    add(name, evaluator.child.pid, http(evaluator.port, workload), 1, jsonFloor);
+  }
+  return { runs, bare, batch, batchFloor, floorOf };
+}
+
+/**
+ * Every target once per round, in the same order; the first round warms each up for the full
+ * warm-up, later ones for at most a second (new connections, JIT already warm). Only the target
+ * being loaded runs: the others are stopped (SIGSTOP) meanwhile, so that their timers take no CPU
+ * from it or from the load generator, and continued (SIGCONT) for their turn and at the end.
+ */
+async function measureTargets(generator: LoadGenerator): Promise<MeasuredTargets> {
+  return scoped(async (scope) => {
+    const started = await startTargets(scope, generator);
+    const pids = started.runs.map((run) => run.pid);
+    // Registered after the targets' own clean-ups, so it runs first: a stopped process cannot be stopped gracefully.
+    scope.add(async () => signalAll(pids, 'SIGCONT'));
+    signalAll(pids, 'SIGSTOP');
+    const rounds = new Map<TargetRun, RoundFigures[]>(started.runs.map((run) => [run, []]));
+    for (let round = 1; round <= HTTP_OPTIONS.rounds; round++) {
+      console.log(`\nround ${round} of ${HTTP_OPTIONS.rounds}`);
+      const warmup = round === 1 ? warmupSeconds : Math.min(1, warmupSeconds);
+      for (const run of started.runs) {
+        signalAll([run.pid], 'SIGCONT');
+        rounds.get(run)!.push(await measureRound(run, seconds, warmup));
+        signalAll([run.pid], 'SIGSTOP');
+      }
     }
-    return figures;
+    const figures = new Map(started.runs.map((run) => [run, combineRounds(run, rounds.get(run)!)]));
+    const of = (run: TargetRun) => figures.get(run)!;
+    const floors = new Map([...started.floorOf].map(([run, floor]) => [of(run), of(floor)]));
+    return { targets: [...figures.values()], bare: of(started.bare), batch: of(started.batch), batchFloor: of(started.batchFloor), floors };
   });
-  targets.push(...cluster);
-  return { targets, bare, batch };
 }
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const { targets, bare, batch, generator, largeNamespace } = await scoped(async (scope) => {
+  const { targets, bare, batch, batchFloor, floors, generator, largeNamespace } = await scoped(async (scope) => {
     const generator = chooseLoadGenerator({ preference: HTTP_OPTIONS.loadGenerator, dir: scratchDirectory(scope), connections, cpu: placement.clientCpu });
     console.log(`load generator: ${generator.name}${generator.name === 'wrk' ? '' : ' (wrk not found or not chosen)'}; ${placement.description}`);
     const measured = await measureTargets(generator);
@@ -119,8 +168,8 @@ async function main(): Promise<number> {
     return { ...measured, generator: generator.name, largeNamespace };
   });
 
-  printTargets(targets, bare, { generator, seconds, warmupSeconds, connections, placement: placement.description });
-  printBatch(batch, bare);
+  printTargets(targets, bare, floors, { generator, rounds: HTTP_OPTIONS.rounds, seconds, warmupSeconds, connections, placement: placement.description });
+  printBatch(batch, batchFloor, bare);
   if (largeNamespace !== undefined) printLargeNamespace(largeNamespace);
   const loadAverage = os.loadavg()[0] ?? 0;
   if (loadAverage > os.cpus().length) console.log(`(load average ${loadAverage.toFixed(1)}: other work was running)`);
@@ -130,6 +179,7 @@ async function main(): Promise<number> {
   const path = writeResults('http.json', {
     ...machineOf(loadAverageBefore),
     loadGenerator: generator,
+    rounds: HTTP_OPTIONS.rounds,
     seconds,
     warmupSeconds,
     connections,
@@ -138,10 +188,20 @@ async function main(): Promise<number> {
     runSeconds,
     targets: targets.map((t) => {
       const r = againstBare(t, bare);
+      const floor = floors.get(t);
+      const f = floor === undefined ? undefined : againstBare(t, floor);
       const round = (n: number | undefined) => (n === undefined ? undefined : Math.round(n * 1000) / 1000);
-      return { ...t, requestsToBare: round(r.requestsRatio), p99ToBare: round(r.p99Ratio), perCoreToBare: round(r.perCoreRatio) };
+      return {
+        ...t,
+        requestsToBare: round(r.requestsRatio),
+        p99ToBare: round(r.p99Ratio),
+        perCoreToBare: round(r.perCoreRatio),
+        floor: floor?.target,
+        requestsToFloor: round(f?.requestsRatio),
+        p99ToFloor: round(f?.p99Ratio),
+      };
     }),
-    batch: batchFigures(batch, bare),
+    batch: { ...batchFigures(batch, bare), floor: batchFigures(batchFloor, bare) },
     largeNamespace,
   });
   console.log(`written ${path}`);

@@ -19,9 +19,11 @@ function numberOf(name: string, fallback: number): number {
 const pin = env['BENCH_HTTP_PIN'] !== '0' && os.cpus().length >= 2;
 
 export const HTTP_OPTIONS = {
-  /** Measured seconds per target. */
-  seconds: numberOf('BENCH_HTTP_SECONDS', 10),
-  /** Unmeasured seconds of the same load first, so the JIT and the connections are warm. */
+  /** Rounds: every target is measured once per round, in the same order. */
+  rounds: Math.max(1, Math.round(numberOf('BENCH_HTTP_ROUNDS', 5))),
+  /** Measured seconds per target and round. */
+  seconds: numberOf('BENCH_HTTP_SECONDS', 3),
+  /** Unmeasured seconds of the same load before a target's first round (at most 1 s before later ones), so the JIT and the connections are warm. */
   warmupSeconds: numberOf('BENCH_HTTP_WARMUP_SECONDS', 2),
   /** Connections of the HTTP load, and calls in flight of the gRPC one. */
   connections: numberOf('BENCH_HTTP_CONNECTIONS', 32),
@@ -30,7 +32,7 @@ export const HTTP_OPTIONS = {
   /** Seconds of variant evaluations the evaluator holding that namespace answers before its peak RSS is read. */
   memorySeconds: numberOf('BENCH_HTTP_MEMORY_SECONDS', 5),
   /** The whole run is stopped after this many seconds. */
-  timeoutSeconds: numberOf('BENCH_HTTP_TIMEOUT_SECONDS', 600),
+  timeoutSeconds: numberOf('BENCH_HTTP_TIMEOUT_SECONDS', 1200),
   /** `autocannon` forces the fallback load generator even where wrk is installed. */
   loadGenerator: env['BENCH_HTTP_LOAD_GENERATOR'] === 'autocannon' ? ('autocannon' as const) : ('auto' as const),
   serverCpu: pin ? 0 : undefined,

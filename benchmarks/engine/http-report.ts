@@ -1,9 +1,10 @@
 /** The HTTP benchmark's console output: one table of every target against bare, the batch and the memory lines. */
 import type { LargeNamespaceFigures } from './large-namespace-memory.js';
-import type { TargetFigures } from './measure-target.js';
+import { median, type RoundFigures, type TargetFigures } from './measure-target.js';
 
 export interface HttpSetting {
   generator: string;
+  rounds: number;
   seconds: number;
   warmupSeconds: number;
   connections: number;
@@ -13,50 +14,84 @@ export interface HttpSetting {
 const count = (n: number | undefined) => (n === undefined ? '–' : n.toLocaleString('en-US'));
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 
-/** What a target answered per second against the bare ceiling, and its p99 as a multiple of bare's. */
+/** Per-core rate of one round: requests per CPU-second of the process under test. */
+const perCore = (r: RoundFigures): number | undefined => (r.serverCpuSeconds === undefined || r.serverCpuSeconds <= 0 ? undefined : r.requests / r.serverCpuSeconds);
+
+/**
+ * A target against a reference measured in the same rounds: the median over the rounds of each
+ * round's ratio (requests per second, p99, requests per core), and the range of the request ratio.
+ */
 export function againstBare(target: TargetFigures, bare: TargetFigures) {
+  const rounds = Math.min(target.rounds.length, bare.rounds.length);
+  const requests: number[] = [];
+  const p99: number[] = [];
+  const core: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t = target.rounds[i]!;
+    const b = bare.rounds[i]!;
+    requests.push(t.requestsPerSecond / b.requestsPerSecond);
+    p99.push(t.latencyP99Ms / b.latencyP99Ms);
+    const tc = perCore(t);
+    const bc = perCore(b);
+    if (tc !== undefined && bc !== undefined) core.push(tc / bc);
+  }
   return {
-    requestsRatio: target.requestsPerSecond / bare.requestsPerSecond,
-    p99Ratio: target.latencyP99Ms / bare.latencyP99Ms,
-    perCoreRatio: target.requestsPerServerCore === undefined || bare.requestsPerServerCore === undefined ? undefined : target.requestsPerServerCore / bare.requestsPerServerCore,
+    requestsRatio: median(requests),
+    requestsRange: [Math.min(...requests), Math.max(...requests)] as const,
+    p99Ratio: median(p99),
+    perCoreRatio: core.length === rounds ? median(core) : undefined,
   };
 }
 
-export function printTargets(targets: TargetFigures[], bare: TargetFigures, setting: HttpSetting): void {
+/** The bare server that does what an ensign HTTP target must do at the least (its JSON), per target. */
+export type Floors = ReadonlyMap<TargetFigures, TargetFigures>;
+
+export function printTargets(targets: TargetFigures[], bare: TargetFigures, floors: Floors, setting: HttpSetting): void {
   const warmup = setting.warmupSeconds > 0 ? `${setting.warmupSeconds} s warm-up + ` : '';
-  console.log(`\n${warmup}${setting.seconds} s per target, ${setting.connections} connections, load from ${setting.generator} in its own process (${setting.placement})\n`);
-  const head = ['req/s', 'p50 ms', 'p99 ms', 'vs bare', 'p99 ×bare', 'req/core-s', 'per core', 'peak RSS MB', 'err/non2xx'];
-  const widths = [9, 8, 8, 9, 10, 12, 10, 12, 12];
+  console.log(
+    `\n${setting.rounds} rounds of ${warmup}${setting.seconds} s per target, ${setting.connections} connections, load from ${setting.generator} in its own process (${setting.placement})\n`,
+  );
+  const head = ['req/s', 'p50 ms', 'p99 ms', 'vs bare', 'range', 'p99 ×bare', 'vs floor', 'p99 ×floor', 'req/core-s', 'per core', 'peak RSS MB', 'err/non2xx'];
+  const widths = [9, 8, 8, 9, 10, 10, 10, 11, 12, 10, 12, 12];
   const line = (label: string, cells: string[]) => console.log(`${label.padEnd(44)}${cells.map((c, i) => c.padStart(widths[i]!)).join('')}`);
   line('target', head);
   for (const t of targets) {
     const r = againstBare(t, bare);
+    const floor = floors.get(t);
+    const f = floor === undefined ? undefined : againstBare(t, floor);
     line(t.target, [
       count(t.requestsPerSecond),
       t.latencyP50Ms.toFixed(2),
       t.latencyP99Ms.toFixed(2),
       percent(r.requestsRatio),
+      `${(r.requestsRange[0] * 100).toFixed(0)}–${(r.requestsRange[1] * 100).toFixed(0)}%`,
       `${r.p99Ratio.toFixed(2)}×`,
+      f === undefined ? '–' : percent(f.requestsRatio),
+      f === undefined ? '–' : `${f.p99Ratio.toFixed(2)}×`,
       count(t.requestsPerServerCore),
       r.perCoreRatio === undefined ? '–' : percent(r.perCoreRatio),
       t.peakRssMb === undefined ? '–' : t.peakRssMb.toFixed(1),
       `${t.errors}/${t.non2xx}`,
     ]);
   }
-  console.log('(req/core-s: requests per CPU-second of the server under test; per core: that against bare\'s)');
+  console.log('(ratios: the median of the rounds\' ratios, each round against the reference\'s load of the same round; range: the rounds\' lowest and highest;');
+  console.log(' p50/p99: the median of the rounds\'; floor: the bare server that parses the same bodies and stringifies answers of the same shape, and does nothing else;');
+  console.log(' req/core-s: requests per CPU-second of the server under test; per core: that against bare\'s)');
 }
 
-/** Batch figures: requests and the evaluations they carried, against bare's requests. */
+/** Batch figures: requests and the evaluations they carried, against bare's requests (the median of the rounds'). */
 export function batchFigures(batch: TargetFigures, bare: TargetFigures) {
   const evaluationsPerSecond = batch.requestsPerSecond * batch.evaluationsPerRequest;
-  return { requestsPerSecond: batch.requestsPerSecond, evaluationsPerSecond, evaluationsToBareRequests: Math.round((evaluationsPerSecond / bare.requestsPerSecond) * 1000) / 1000 };
+  const toBare = againstBare(batch, bare).requestsRatio * batch.evaluationsPerRequest;
+  return { requestsPerSecond: batch.requestsPerSecond, evaluationsPerSecond, evaluationsToBareRequests: Math.round(toBare * 1000) / 1000 };
 }
 
-export function printBatch(batch: TargetFigures, bare: TargetFigures): void {
-  const f = batchFigures(batch, bare);
-  console.log(
-    `\nbatch of ${batch.evaluationsPerRequest}: ${count(f.requestsPerSecond)} req/s = ${count(f.evaluationsPerSecond)} evaluations/s, ${f.evaluationsToBareRequests.toFixed(2)}× bare's req/s`,
-  );
+export function printBatch(batch: TargetFigures, floor: TargetFigures, bare: TargetFigures): void {
+  const line = (name: string, f: ReturnType<typeof batchFigures>) =>
+    console.log(`${name}: ${count(f.requestsPerSecond)} req/s = ${count(f.evaluationsPerSecond)} evaluations/s, ${f.evaluationsToBareRequests.toFixed(2)}× bare's req/s`);
+  console.log('');
+  line(`batch of ${batch.evaluationsPerRequest}`, batchFigures(batch, bare));
+  line('  its floor (parse, stringify)', batchFigures(floor, bare));
 }
 
 export function printLargeNamespace(f: LargeNamespaceFigures): void {

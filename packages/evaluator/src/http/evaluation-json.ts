@@ -66,9 +66,21 @@ function sharedResultPart(r: VariantAnswer): string {
   return part;
 }
 
+/** The last timestamp written: answers of one millisecond share it (see operations/response-time.ts). */
+let lastTimestamp = '';
+let lastTimestampJson = '""';
+
+function timestampJson(timestamp: string): string {
+  if (timestamp !== lastTimestamp) {
+    lastTimestamp = timestamp;
+    lastTimestampJson = str(timestamp);
+  }
+  return lastTimestampJson;
+}
+
 /** `,"requestDurationMillis":…,"timestamp":…`, the same for every answer of one batch. */
 const timeJson = (requestDurationMillis: number, timestamp: string): string =>
-  ',"requestDurationMillis":' + num(requestDurationMillis) + ',"timestamp":' + quoted(timestamp);
+  ',"requestDurationMillis":' + num(requestDurationMillis) + ',"timestamp":' + timestampJson(timestamp);
 
 function variantJson(r: VariantAnswer, time: string): string {
   return sharedResultPart(r) + ',"requestId":' + str(r.requestId) + time + ',"flagKey":' + quoted(r.flagKey) + '}';
