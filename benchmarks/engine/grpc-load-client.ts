@@ -2,8 +2,11 @@
  * The gRPC load generator, in its own process like the HTTP one: `concurrency` unary
  * `flipt.evaluation.EvaluationService/Variant` calls always in flight over one channel (HTTP/2
  * multiplexes them), the same requests as the HTTP variant load (rotating flags, entity ids and
- * contexts), for a fixed time. Usage: node grpc-load-client.js <host:port> <seconds> <concurrency>; prints
- * a LoadResult as JSON (a failed call counts among `errors`; gRPC has no HTTP status to count).
+ * contexts), for a fixed time after a warm-up of its own: the client is a Node process started for
+ * each load, and a client whose JIT is still cold would measure itself rather than the server. Usage:
+ * node grpc-load-client.js <host:port> <seconds> <concurrency> [warm-up seconds, 1]; prints a
+ * LoadResult of the measured time as JSON (a failed call counts among `errors`; gRPC has no HTTP
+ * status to count).
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +16,7 @@ import { evaluationRequests } from './http-workload.js';
 
 const PROTOS = fileURLToPath(new URL('../../../packages/grpc/protos', import.meta.url));
 
-const [address = '127.0.0.1:9000', seconds = '10', concurrency = '32'] = process.argv.slice(2);
+const [address = '127.0.0.1:9000', seconds = '10', concurrency = '32', warmupSeconds = '1'] = process.argv.slice(2);
 const files = readdirSync(PROTOS, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.proto'));
 const definition = loadSync(files, { keepCase: false, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [PROTOS] });
 const flipt = loadPackageDefinition(definition) as unknown as {
@@ -25,14 +28,12 @@ const client = new flipt.flipt.evaluation.EvaluationService(address, credentials
 
 const requests = evaluationRequests('variant');
 
-const latencies: number[] = [];
+let latencies: number[] = [];
 let errors = 0;
 let next = 0;
-const started = performance.now();
-const deadline = started + Number(seconds) * 1000;
 
-/** One in-flight slot: issues the next call whenever the previous one answers, until the deadline. */
-function slot(done: () => void): void {
+/** One in-flight slot: issues the next call whenever the previous one answers, until `deadline`. */
+function slot(deadline: number, done: () => void): void {
   if (performance.now() >= deadline) {
     done();
     return;
@@ -42,13 +43,23 @@ function slot(done: () => void): void {
   client.variant(request ?? {}, (err) => {
     latencies.push(performance.now() - sent);
     if (err !== null) errors++;
-    slot(done);
+    slot(deadline, done);
   });
 }
 
+/** Keeps `concurrency` calls in flight for `loadSeconds`; returns the seconds it took. */
+async function load(loadSeconds: number): Promise<number> {
+  const started = performance.now();
+  const deadline = started + loadSeconds * 1000;
+  await Promise.all(Array.from({ length: Number(concurrency) }, () => new Promise<void>((resolve) => slot(deadline, resolve))));
+  return (performance.now() - started) / 1000;
+}
+
 await new Promise<void>((resolve) => client.waitForReady(Date.now() + 10_000, (err) => (err ? process.exit(2) : resolve())));
-await Promise.all(Array.from({ length: Number(concurrency) }, () => new Promise<void>((resolve) => slot(resolve))));
-const durationSeconds = (performance.now() - started) / 1000;
+await load(Number(warmupSeconds));
+latencies = [];
+errors = 0;
+const durationSeconds = await load(Number(seconds));
 client.close();
 
 latencies.sort((a, b) => a - b);
