@@ -45,7 +45,13 @@ function batchAnswer(text: string): string {
   return JSON.stringify({ requestId: ANSWER.requestId, responses, requestDurationMillis });
 }
 
-const ANSWERS: Record<string, (text: string) => string> = { fixed: () => BODY, json: jsonAnswer, batch: batchAnswer };
+/** Each mode's answer to a body read as `chunks`; the ceiling never decodes them. */
+const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString('utf8');
+const ANSWERS: Record<string, (chunks: Buffer[]) => string> = {
+  fixed: () => BODY,
+  json: (chunks) => jsonAnswer(text(chunks)),
+  batch: (chunks) => batchAnswer(text(chunks)),
+};
 const answer = ANSWERS[process.argv[2] ?? 'fixed'];
 if (answer === undefined) throw new Error(`bare-server: unknown mode ${process.argv[2]}`);
 
@@ -53,7 +59,7 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    const body = answer(Buffer.concat(chunks).toString('utf8'));
+    const body = answer(chunks);
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   });
