@@ -18,7 +18,7 @@ import { bearerCredential, type Credential, jwtCredential } from './auth-credent
 import { type BareMode, bareServer } from './bare-target.js';
 import { CpuPlacement } from './cpu-placement.js';
 import { evaluatorCluster, scratchDirectory, seededServer } from './ensign-targets.js';
-import { againstBare, batchFigures, type Floors, printBatch, printLargeNamespace, printTargets } from './http-report.js';
+import { batchFigures, type Floors, printBatch, printLargeNamespace, printTargets, targetRatios } from './http-report.js';
 import { HTTP_OPTIONS } from './http-options.js';
 import { BATCH_SIZE, batchWorkload, type HttpWorkload, singleWorkload } from './http-workload.js';
 import { measureLargeNamespace, type LargeNamespaceFigures } from './large-namespace-memory.js';
@@ -187,16 +187,14 @@ async function main(): Promise<number> {
     placement: placement.description,
     runSeconds,
     targets: targets.map((t) => {
-      const r = againstBare(t, bare);
-      const floor = floors.get(t);
-      const f = floor === undefined ? undefined : againstBare(t, floor);
+      const { toBare: r, floor, toFloor: f } = targetRatios(t, bare, floors);
       const round = (n: number | undefined) => (n === undefined ? undefined : Math.round(n * 1000) / 1000);
       return {
         ...t,
         requestsToBare: round(r.requestsRatio),
         p99ToBare: round(r.p99Ratio),
         perCoreToBare: round(r.perCoreRatio),
-        floor: floor?.target,
+        floor,
         requestsToFloor: round(f?.requestsRatio),
         p99ToFloor: round(f?.p99Ratio),
       };

@@ -21,14 +21,14 @@ const perCore = (r: RoundFigures): number | undefined => (r.serverCpuSeconds ===
  * A target against a reference measured in the same rounds: the median over the rounds of each
  * round's ratio (requests per second, p99, requests per core), and the range of the request ratio.
  */
-export function againstBare(target: TargetFigures, bare: TargetFigures) {
-  const rounds = Math.min(target.rounds.length, bare.rounds.length);
+export function ratiosTo(target: TargetFigures, reference: TargetFigures) {
+  const rounds = Math.min(target.rounds.length, reference.rounds.length);
   const requests: number[] = [];
   const p99: number[] = [];
   const core: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const t = target.rounds[i]!;
-    const b = bare.rounds[i]!;
+    const b = reference.rounds[i]!;
     requests.push(t.requestsPerSecond / b.requestsPerSecond);
     p99.push(t.latencyP99Ms / b.latencyP99Ms);
     const tc = perCore(t);
@@ -46,6 +46,12 @@ export function againstBare(target: TargetFigures, bare: TargetFigures) {
 /** The bare server that does what an ensign HTTP target must do at the least (its JSON), per target. */
 export type Floors = ReadonlyMap<TargetFigures, TargetFigures>;
 
+/** A target's ratios to bare and, for an ensign HTTP target, to its floor (named). */
+export function targetRatios(target: TargetFigures, bare: TargetFigures, floors: Floors) {
+  const floor = floors.get(target);
+  return { toBare: ratiosTo(target, bare), floor: floor?.target, toFloor: floor === undefined ? undefined : ratiosTo(target, floor) };
+}
+
 export function printTargets(targets: TargetFigures[], bare: TargetFigures, floors: Floors, setting: HttpSetting): void {
   const warmup = setting.warmupSeconds > 0 ? `${setting.warmupSeconds} s warm-up + ` : '';
   console.log(
@@ -56,9 +62,7 @@ export function printTargets(targets: TargetFigures[], bare: TargetFigures, floo
   const line = (label: string, cells: string[]) => console.log(`${label.padEnd(44)}${cells.map((c, i) => c.padStart(widths[i]!)).join('')}`);
   line('target', head);
   for (const t of targets) {
-    const r = againstBare(t, bare);
-    const floor = floors.get(t);
-    const f = floor === undefined ? undefined : againstBare(t, floor);
+    const { toBare: r, toFloor: f } = targetRatios(t, bare, floors);
     line(t.target, [
       count(t.requestsPerSecond),
       t.latencyP50Ms.toFixed(2),
@@ -82,7 +86,7 @@ export function printTargets(targets: TargetFigures[], bare: TargetFigures, floo
 /** Batch figures: requests and the evaluations they carried, against bare's requests (the median of the rounds'). */
 export function batchFigures(batch: TargetFigures, bare: TargetFigures) {
   const evaluationsPerSecond = batch.requestsPerSecond * batch.evaluationsPerRequest;
-  const toBare = againstBare(batch, bare).requestsRatio * batch.evaluationsPerRequest;
+  const toBare = ratiosTo(batch, bare).requestsRatio * batch.evaluationsPerRequest;
   return { requestsPerSecond: batch.requestsPerSecond, evaluationsPerSecond, evaluationsToBareRequests: Math.round(toBare * 1000) / 1000 };
 }
 
