@@ -12,17 +12,19 @@ import { connect } from 'nats';
 import { convergeTo, comparable, delay, NATS_PORT, NATS_URL, testBucket } from '../helpers/scale-out.js';
 
 const nats = testBucket();
+/** The outage test's own bucket: a control plane reconciling removes every namespace its database lacks, so two over different databases cannot share one. */
+const outageNats = testBucket();
 const processes: EnsignProcess[] = [];
 const proxies: TcpProxy[] = [];
 
 test.after.always(async () => {
   await Promise.all(processes.map((p) => p.stop()));
   await Promise.all(proxies.map((proxy) => proxy.close()));
-  await nats.drop();
+  await Promise.all([nats.drop(), outageNats.drop()]);
 });
 
-async function start(command: 'server' | 'evaluator', natsUrl?: string, reconcileInterval = '2s'): Promise<EnsignProcess> {
-  const p = await startEnsign({ command, env: { ...nats.env(natsUrl), ENSIGN_NATS_RECONCILE_INTERVAL: reconcileInterval } });
+async function start(command: 'server' | 'evaluator', natsUrl?: string, reconcileInterval = '2s', bucket = nats): Promise<EnsignProcess> {
+  const p = await startEnsign({ command, env: { ...bucket.env(natsUrl), ENSIGN_NATS_RECONCILE_INTERVAL: reconcileInterval } });
   processes.push(p);
   return p;
 }
@@ -176,9 +178,9 @@ test.serial('a control plane cut off from NATS catches the evaluators up within 
   proxies.push(proxy);
   await proxy.open();
   // A reconcile interval far beyond the test: only the reconnect can catch the evaluators up.
-  const cut = await start('server', proxy.url('nats'), '10m');
+  const cut = await start('server', proxy.url('nats'), '10m', outageNats);
   const cutApi = jsonClient(cut.baseUrl);
-  const evaluator = jsonClient((await start('evaluator')).baseUrl);
+  const evaluator = jsonClient((await start('evaluator', undefined, '2s', outageNats)).baseUrl);
   const ns = 'outage';
   t.is((await cutApi.post('/api/v1/namespaces', { key: ns, name: ns })).status, 200);
   t.is((await cutApi.post(`/api/v1/namespaces/${ns}/flags`, { key: 'f', name: 'F', type: 'BOOLEAN_FLAG_TYPE', enabled: false })).status, 200);
