@@ -26,6 +26,18 @@ test('variant: a matching rule answers its variant with every response field', a
   t.true(reply.body.requestDurationMillis >= 0);
 });
 
+test('requestDurationMillis is written in whole nanoseconds, as Flipt writes it', async (t) => {
+  const api = await startServer(t, { source: readySource() });
+  for (const path of ['/evaluate/v1/variant', '/evaluate/v1/boolean']) {
+    for (let i = 0; i < 20; i++) {
+      const reply = await api.post(path, { flagKey: path.endsWith('variant') ? 'color' : 'new-ui', entityId: `u${i}` });
+      t.is(reply.status, 200, reply.text);
+      const written = /"requestDurationMillis":([^,}]+)/.exec(reply.text)?.[1] ?? '';
+      t.regex(written, /^\d+(\.\d{1,6})?$/, `${path}: ${written}`);
+    }
+  }
+});
+
 test('variant: no matching rule falls back to the default variant; no default is UNKNOWN', async (t) => {
   const api = await startServer(t, { source: readySource() });
   const fallback = await api.post('/evaluate/v1/variant', { flagKey: 'color', entityId: 'u1', context: { plan: 'free' } });
