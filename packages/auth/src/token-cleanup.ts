@@ -3,6 +3,7 @@
  * request; this keeps the table small. Deleting is idempotent, so several control planes may run
  * it at once on the same database.
  */
+import { PeriodicTask } from '@ensign/core';
 import type { AuthenticationStore } from './authentication-store.js';
 
 /** The logger calls the job makes; a pino logger satisfies it. */
@@ -25,23 +26,21 @@ export interface TokenCleanupOptions {
 
 /** Runs `deleteExpired(now - grace)` every interval until stopped. */
 export class TokenCleanup {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private stopped = true;
+  private readonly task: PeriodicTask;
 
-  constructor(private readonly options: TokenCleanupOptions) {}
+  constructor(private readonly options: TokenCleanupOptions) {
+    this.task = new PeriodicTask(options.intervalMs, () => this.runOnce(), (err) =>
+      options.logger.warn({ err }, 'deleting expired authentications failed; retrying next interval'),
+    );
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule();
+    this.task.start();
   }
 
   /** Stops the timer and waits for a run in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One run; resolves how many authentications were deleted. */
@@ -53,16 +52,5 @@ export class TokenCleanup {
       this.options.onDeleted?.(count);
     }
     return count;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .catch((err: unknown) => this.options.logger.warn({ err }, 'deleting expired authentications failed; retrying next interval'))
-        .finally(() => this.schedule());
-    }, this.options.intervalMs);
-    // The job never keeps the process alive on its own.
-    this.timer.unref();
   }
 }

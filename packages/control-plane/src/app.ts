@@ -15,6 +15,7 @@ import { DistributionService } from './features/distributions/distribution.servi
 import { registerDistributionRoutes } from './features/distributions/distribution.routes.js';
 import { FlagService } from './features/flags/flag.service.js';
 import { registerFlagRoutes } from './features/flags/flag.routes.js';
+import { registerHistoryRoutes } from './features/history/history.routes.js';
 import { NamespaceService } from './features/namespaces/namespace.service.js';
 import { registerNamespaceRoutes } from './features/namespaces/namespace.routes.js';
 import { RolloutService } from './features/rollouts/rollout.service.js';
@@ -69,6 +70,7 @@ function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: Acces
   registerRuleRoutes(router, new RuleService(store.rules));
   registerDistributionRoutes(router, new DistributionService(store.distributions));
   registerRolloutRoutes(router, new RolloutService(store.rollouts));
+  registerHistoryRoutes(router, store.audit);
   return router;
 }
 

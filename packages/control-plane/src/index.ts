@@ -11,6 +11,9 @@ export type { NamespaceRepository } from './features/namespaces/namespace.reposi
 export type { RolloutRepository } from './features/rollouts/rollout.repository.js';
 export type { RuleRepository } from './features/rules/rule.repository.js';
 export type { SegmentRepository } from './features/segments/segment.repository.js';
+export type { HistoryRepository } from './features/history/history.repository.js';
+export { HistoryRetention } from './features/history/history-retention.js';
+export type { HistoryRetentionOptions, PrunableHistory } from './features/history/history-retention.js';
 export type { VariantRepository } from './features/variants/variant.repository.js';
 export { buildSnapshotFlags, buildVersion } from './snapshots/snapshot-builder.js';
 export { SnapshotPipeline } from './snapshots/snapshot-pipeline.js';

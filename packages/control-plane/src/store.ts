@@ -1,6 +1,7 @@
 import type { ConstraintRepository } from './features/constraints/constraint.repository.js';
 import type { DistributionRepository } from './features/distributions/distribution.repository.js';
 import type { FlagRepository } from './features/flags/flag.repository.js';
+import type { HistoryRepository } from './features/history/history.repository.js';
 import type { NamespaceRepository } from './features/namespaces/namespace.repository.js';
 import type { RolloutRepository } from './features/rollouts/rollout.repository.js';
 import type { RuleRepository } from './features/rules/rule.repository.js';
@@ -17,6 +18,8 @@ export interface ManagementStore {
   rules: RuleRepository;
   distributions: DistributionRepository;
   rollouts: RolloutRepository;
+  /** The history of changes (`audit_events`), one entry per committed write. */
+  audit: HistoryRepository;
   /** Resolves when the database answers and its schema is current; rejects otherwise. */
   ping(): Promise<void>;
 }

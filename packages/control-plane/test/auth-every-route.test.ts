@@ -44,7 +44,7 @@ const KINDS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [/^\/auth\/v1\/(self|self\/expire|tokens|tokens\/:id|method\/token)$/, 'unscoped'],
   [/^\/api\/v1\/namespaces$/, 'unscoped'],
   [/^\/api\/v1\/namespaces\/:\w+(\/.*)?$/, 'namespaced'],
-  [/^\/api\/v1\/(flags|segments)(\/.*)?$/, 'legacy'],
+  [/^\/api\/v1\/(flags|segments|audit\/events)(\/.*)?$/, 'legacy'],
 ];
 
 const kindOf = (path: string): Kind | undefined => KINDS.find(([pattern]) => pattern.test(path))?.[1];

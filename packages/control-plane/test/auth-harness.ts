@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AccessPolicy, Authenticator, type SessionSettings } from '@ensign/auth';
+import { AccessPolicy, Authenticator, currentActor, type SessionSettings } from '@ensign/auth';
 import { openStore, type SqlStore } from '@ensign/store';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -33,7 +33,7 @@ export interface AuthHarnessOptions {
 
 export async function startAuthHarness(options: AuthHarnessOptions = {}): Promise<AuthHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'ensign-cp-auth-'));
-  const store = await openStore({ url: `file:${join(dir, 'x.db')}` });
+  const store = await openStore({ url: `file:${join(dir, 'x.db')}`, actor: currentActor });
   await store.migrate();
   const logs: LogLine[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });

@@ -3,11 +3,17 @@
  * evaluation snapshots, the read-cache invalidation, the audit trail, webhooks and streams.
  */
 
+/** Every action a change record can name. */
+export const CHANGE_ACTIONS = ['created', 'updated', 'deleted', 'reordered'] as const;
+
 /** What the write did to its resource. */
-export type ChangeAction = 'created' | 'updated' | 'deleted' | 'reordered';
+export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+
+/** Every kind of resource a change record can be about. */
+export const CHANGE_RESOURCES = ['namespace', 'flag', 'variant', 'segment', 'constraint', 'rule', 'distribution', 'rollout'] as const;
 
 /** The kind of resource a change record is about. */
-export type ChangeResource = 'namespace' | 'flag' | 'variant' | 'segment' | 'constraint' | 'rule' | 'distribution' | 'rollout';
+export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
 
 /** Who made a change, from the request's authentication; absent when authentication is off. */
 export interface Actor {

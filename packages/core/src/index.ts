@@ -22,8 +22,13 @@ export type { Authentication, AuthenticationPage, AuthenticationQuery, AuthMetho
 export { ComparisonType, defineEnum, FlagType, MatchType, RolloutType, SegmentOperator } from './enums.js';
 export type { EnumSpec } from './enums.js';
 export { DEFAULT_NAMESPACE } from './resources.js';
+export { CHANGE_ACTIONS, CHANGE_RESOURCES } from './change-record.js';
 export type { Actor, ChangeAction, ChangeRecord, ChangeResource } from './change-record.js';
+export { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT } from './audit.js';
+export type { AuditEntry, AuditPage, AuditQuery } from './audit.js';
+export { decodeListAuditEvents } from './decode/audit.decode.js';
 export { KeyedLanes } from './keyed-lanes.js';
+export { PeriodicTask } from './periodic-task.js';
 export { isNewer } from './newer.js';
 export type {
   Constraint,
@@ -72,7 +77,7 @@ export type {
   PageQuery,
   SegmentItemRef,
 } from './queries.js';
-export { decodePageToken, encodePageToken } from './pagination.js';
+export { decodePageCursor, decodePageToken, encodePageToken } from './pagination.js';
 export {
   isFields,
   lookup,

@@ -14,6 +14,11 @@ export function encodePageToken(key: string, offset: number): string {
 
 /** The offset a page token resumes at; a token that is not one of ours is a 400. */
 export function decodePageToken(token: string): number {
+  return decodePageCursor(token).offset;
+}
+
+/** The item a page token names (the last one returned, absent when it names none) and the offset after it; a token that is not one of ours is a 400. */
+export function decodePageCursor(token: string): { key: string | undefined; offset: number } {
   const bad = () => invalid(`pageToken is not valid: ${JSON.stringify(token)}`);
   if (token === '' || !BASE64.test(token)) throw bad();
   let parsed: unknown;
@@ -25,7 +30,8 @@ export function decodePageToken(token: string): number {
   if (!isFields(parsed)) throw bad();
   const { key, offset } = parsed;
   if (key !== undefined && key !== null && typeof key !== 'string') throw bad();
-  if (offset === undefined || offset === null) return 0;
+  const named = typeof key === 'string' ? key : undefined;
+  if (offset === undefined || offset === null) return { key: named, offset: 0 };
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw bad();
-  return offset;
+  return { key: named, offset };
 }

@@ -5,6 +5,7 @@ export type { ParsedDatabaseUrl } from './database-url.js';
 export { MIGRATION_TABLE, MIGRATIONS } from './migrations/index.js';
 export { openStore } from './open-store.js';
 export type { SqlStore } from './open-store.js';
+export { KnexAuditRepository } from './repositories/knex-audit.repository.js';
 export { KnexAuthenticationRepository } from './repositories/knex-authentication.repository.js';
 export { KnexConstraintRepository } from './repositories/knex-constraint.repository.js';
 export { KnexDistributionRepository } from './repositories/knex-distribution.repository.js';

@@ -9,6 +9,7 @@ import { knexConfig } from './knex-config.js';
 import { listNamespaceRevisions, readNamespaceState } from './loaders/namespace-state.loader.js';
 import { listPending, migrateLatest } from './migrator.js';
 import { NamespaceModel } from './models/namespace.model.js';
+import { KnexAuditRepository } from './repositories/knex-audit.repository.js';
 import { KnexAuthenticationRepository } from './repositories/knex-authentication.repository.js';
 import { KnexConstraintRepository } from './repositories/knex-constraint.repository.js';
 import { KnexDistributionRepository } from './repositories/knex-distribution.repository.js';
@@ -34,6 +35,8 @@ export interface SqlStore {
   readonly rollouts: KnexRolloutRepository;
   /** Authentications of `/auth/v1`; not flag state, so their writes bump no namespace revision. */
   readonly authentications: KnexAuthenticationRepository;
+  /** The history of changes, one entry per committed write. */
+  readonly audit: KnexAuditRepository;
   /** Applies pending migrations (safe when several instances start at once); returns their names. */
   migrate(): Promise<string[]>;
   /** Names of the migrations not applied yet. */
@@ -86,6 +89,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     distributions: new KnexDistributionRepository(tx),
     rollouts: new KnexRolloutRepository(tx),
     authentications: new KnexAuthenticationRepository(tx),
+    audit: new KnexAuditRepository(tx),
     migrate: () => migrateLatest(knex),
     pendingMigrations: () => listPending(knex),
     async ping() {

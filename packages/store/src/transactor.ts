@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Actor, AppError } from '@ensign/core';
 import { adaptDbError, isRetryableDbError } from './adapt-db-error.js';
+import { insertChangeRecord } from './audit-log.js';
 import type { DbErrorHints } from './adapt-db-error.js';
 import { toRecord, type ChangeDraft, type Outcome } from './change-draft.js';
 import type { CommitListeners } from './commit-listeners.js';
@@ -113,7 +114,8 @@ export class Transactor {
 
   /**
    * One transaction, which also reads the write's snapshot effect so it is exactly the state at
-   * the committed revision; listeners hear of it only once it has committed. A transaction the
+   * the committed revision and stores its change record in the history; listeners hear of it
+   * only once it has committed. A transaction the
    * database aborted because another raced it (MySQL deadlocks, PostgreSQL/CockroachDB
    * serialization failures) rolled back whole, so it is run again a few times before failing.
    */
@@ -126,6 +128,7 @@ export class Transactor {
           const written = await work(trx, at);
           const effect = await readEffect(trx, written.namespaceKey, written.change.touched);
           const record = toRecord(written.change, written.namespaceKey, written.revision, at, actor);
+          await insertChangeRecord(trx, record);
           return { value: written.value, change: { record, effect } };
         }),
       hints,

@@ -30,7 +30,16 @@ async function writeAs<T>(t: ExecutionContext, h: Harness, ns: string, write: ()
   if (change.effect.kind !== 'namespace-deleted') t.is(await h.store.revision(ns), revision + 1);
   t.deepEqual(change.record.actor, ACTOR);
   t.is(new Date(change.record.at).toISOString(), change.record.at);
+  await storedAsAnnounced(t, h, change);
   return { value, change };
+}
+
+/** The history's newest entry of the namespace is the record the write announced. */
+async function storedAsAnnounced(t: ExecutionContext, h: Harness, change: CommittedChange): Promise<void> {
+  const { events } = await h.store.audit.list({ namespaceKey: change.record.namespaceKey, resources: [], actions: [], limit: 1 });
+  const { id, ...entry } = events[0] ?? { id: '' };
+  t.regex(id, /^\d+$/);
+  t.deepEqual(entry, JSON.parse(JSON.stringify(change.record)), 'the history holds what was announced');
 }
 
 /** `at` is the write's timestamp, which an updated resource carries as its `updatedAt`. */

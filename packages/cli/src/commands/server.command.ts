@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { currentActor } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { createApp, createMetricsRegistry, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
+import { createApp, createMetricsRegistry, HistoryRetention, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
 import { createEvaluationHandler, InProcessSnapshotSource } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import { authBindings, fliptBinding } from '@ensign/grpc/management';
@@ -44,6 +44,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   let authentication: ServerAuthentication | undefined;
   let server: RunningServer;
   let grpc: RunningGrpcServer | undefined;
+  let retention: HistoryRetention | undefined;
   /** Stops publishing to NATS: the reconcile loop, the follower, then what is queued (bounded), then the connection. */
   const closeBus = async (): Promise<void> => {
     await reconciler?.stop();
@@ -105,6 +106,9 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     await authentication.start();
     logger.info({ required: config.authentication.required }, 'authentication ready');
 
+    retention = new HistoryRetention({ history: store.audit, retentionMs: config.audit.retention, logger });
+    retention.start();
+
     const managed = readCache === undefined ? store : withReadCache(store, readCache.cache);
     const ui = config.ui.enabled ? loadUi(logger, embedded.ui) : undefined;
     const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, auth: authentication.app, ...(ui === undefined ? {} : { ui }) });
@@ -122,6 +126,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   } catch (err) {
     logger.error({ err }, `start-up failed: ${(err as Error).message}`);
     await grpc?.shutdown(0).catch(() => undefined);
+    await retention?.stop().catch(() => undefined);
     await closeAuthentication().catch(() => undefined);
     await closeBus().catch(() => undefined);
     await readCache?.close().catch(() => undefined);
@@ -138,6 +143,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   try {
     await readCache?.invalidator.settled();
     await readCache?.close();
+    await retention?.stop();
     await closeAuthentication();
     await closeBus();
     await store.close();

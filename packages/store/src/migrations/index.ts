@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initialSchema from './0001-initial-schema.js';
 import * as namespaceTombstones from './0002-namespace-tombstones.js';
 import * as authentications from './0003-authentications.js';
+import * as auditEvents from './0004-audit-events.js';
 
 /** A migration module: a stable name and its up/down steps. */
 export interface MigrationModule extends Knex.Migration {
@@ -9,7 +10,7 @@ export interface MigrationModule extends Knex.Migration {
 }
 
 /** Every migration, in the order they apply. Imported statically so a bundle carries them. */
-export const MIGRATIONS: readonly MigrationModule[] = [initialSchema, namespaceTombstones, authentications];
+export const MIGRATIONS: readonly MigrationModule[] = [initialSchema, namespaceTombstones, authentications, auditEvents];
 
 /** Hands knex the bundled migrations instead of reading a directory. */
 export const migrationSource: Knex.MigrationSource<MigrationModule> = {
