@@ -53,8 +53,8 @@ export async function seededServer(scope: RunScope, placement: CpuPlacement, cre
 
 export interface EvaluatorCluster {
   server: EnsignNode;
-  /** Starts an evaluator on the bucket, on the CPU under test, once it answers as the engine does. */
-  startEvaluator(scope: RunScope): Promise<EnsignNode>;
+  /** Starts an evaluator on the bucket (with `env` added), on the CPU under test, once it answers as the engine does. */
+  startEvaluator(scope: RunScope, env?: Record<string, string>): Promise<EnsignNode>;
 }
 
 /**
@@ -70,8 +70,8 @@ export async function evaluatorCluster(scope: RunScope, placement: CpuPlacement)
   await seedAndCheck(server.client);
   return {
     server,
-    async startEvaluator(evaluatorScope) {
-      const evaluator = await startScoped(evaluatorScope, 'ensign evaluator', 'evaluator', dir, bucket.env());
+    async startEvaluator(evaluatorScope, env = {}) {
+      const evaluator = await startScoped(evaluatorScope, 'ensign evaluator', 'evaluator', dir, { ...bucket.env(), ...env });
       placement.underTest(evaluator.child.pid);
       // The server publishes without holding up its writes: the bucket may lag the last ones briefly.
       await untilAgreesWithEngine(evaluator.client, 30_000);

@@ -18,7 +18,7 @@ import { bearerCredential, type Credential, jwtCredential } from './auth-credent
 import { type BareMode, bareServer } from './bare-target.js';
 import { CpuPlacement } from './cpu-placement.js';
 import { evaluatorCluster, scratchDirectory, seededServer } from './ensign-targets.js';
-import { batchFigures, type Floors, printBatch, printLargeNamespace, printTargets, targetRatios } from './http-report.js';
+import { targetRatios, batchFigures, type Floors, ratiosTo, printBatch, printCounting, printLargeNamespace, printTargets } from './http-report.js';
 import { HTTP_OPTIONS } from './http-options.js';
 import { BATCH_SIZE, batchWorkload, type HttpWorkload, singleWorkload } from './http-workload.js';
 import { measureLargeNamespace, type LargeNamespaceFigures } from './large-namespace-memory.js';
@@ -71,6 +71,8 @@ interface MeasuredTargets {
   batch: TargetFigures;
   batchFloor: TargetFigures;
   floors: Floors;
+  /** The evaluator with and without counting evaluations for /metrics. */
+  counting: { counted: TargetFigures; uncounted: TargetFigures };
 }
 
 /** The targets, started and ready for load, in the order they are measured in each round. */
@@ -81,6 +83,8 @@ interface StartedTargets {
   batchFloor: TargetRun;
   /** The floor each ensign HTTP target is held against. */
   floorOf: Map<TargetRun, TargetRun>;
+  counted: TargetRun;
+  uncounted: TargetRun;
 }
 
 /** Starts every target within `scope`: each a process of its own, ensign ones seeded and checked. */
@@ -120,11 +124,15 @@ async function startTargets(scope: RunScope, generator: LoadGenerator): Promise<
   await onServer('ensign server, variant, bearer token', jsonFloor, (auth) => singleWorkload('variant', auth), bearerCredential);
   await onServer('ensign server, variant, JWT (RS256)', jsonFloor, (auth) => singleWorkload('variant', auth), jwtCredential);
   const { startEvaluator } = await evaluatorCluster(scope, placement);
-  for (const [name, workload] of [['ensign evaluator, variant', variant], ['ensign evaluator, boolean', boolean]] as const) {
-    const evaluator = await startEvaluator(scope);
-    add(name, evaluator.child.pid, http(evaluator.port, workload), 1, jsonFloor);
-  }
-  return { runs, bare, batch, batchFloor, floorOf };
+  const onEvaluator = async (name: string, workload: HttpWorkload, env?: Record<string, string>) => {
+    const evaluator = await startEvaluator(scope, env);
+    return add(name, evaluator.child.pid, http(evaluator.port, workload), 1, jsonFloor);
+  };
+  const counted = await onEvaluator('ensign evaluator, variant', variant);
+  await onEvaluator('ensign evaluator, boolean', boolean);
+  // The same evaluator without Flipt's evaluation metrics: what counting costs the hot path.
+  const uncounted = await onEvaluator('ensign evaluator, variant, metrics.enabled false', variant, { ENSIGN_METRICS_ENABLED: 'false' });
+  return { runs, bare, batch, batchFloor, floorOf, counted, uncounted };
 }
 
 /**
@@ -153,13 +161,13 @@ async function measureTargets(generator: LoadGenerator): Promise<MeasuredTargets
     const figures = new Map(started.runs.map((run) => [run, combineRounds(run, rounds.get(run)!)]));
     const of = (run: TargetRun) => figures.get(run)!;
     const floors = new Map([...started.floorOf].map(([run, floor]) => [of(run), of(floor)]));
-    return { targets: [...figures.values()], bare: of(started.bare), batch: of(started.batch), batchFloor: of(started.batchFloor), floors };
+    return { targets: [...figures.values()], bare: of(started.bare), batch: of(started.batch), batchFloor: of(started.batchFloor), floors, counting: { counted: of(started.counted), uncounted: of(started.uncounted) } };
   });
 }
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const { targets, bare, batch, batchFloor, floors, generator, largeNamespace } = await scoped(async (scope) => {
+  const { targets, bare, batch, batchFloor, floors, counting, generator, largeNamespace } = await scoped(async (scope) => {
     const generator = chooseLoadGenerator({ preference: HTTP_OPTIONS.loadGenerator, dir: scratchDirectory(scope), connections, cpu: placement.clientCpu });
     console.log(`load generator: ${generator.name}${generator.name === 'wrk' ? '' : ' (wrk not found or not chosen)'}; ${placement.description}`);
     const measured = await measureTargets(generator);
@@ -170,6 +178,7 @@ async function main(): Promise<number> {
 
   printTargets(targets, bare, floors, { generator, rounds: HTTP_OPTIONS.rounds, seconds, warmupSeconds, connections, placement: placement.description });
   printBatch(batch, batchFloor, bare);
+  printCounting(counting.counted, counting.uncounted);
   if (largeNamespace !== undefined) printLargeNamespace(largeNamespace);
   const loadAverage = os.loadavg()[0] ?? 0;
   if (loadAverage > os.cpus().length) console.log(`(load average ${loadAverage.toFixed(1)}: other work was running)`);
@@ -200,6 +209,7 @@ async function main(): Promise<number> {
       };
     }),
     batch: { ...batchFigures(batch, bare), floor: batchFigures(batchFloor, bare) },
+    counting: ratiosTo(counting.counted, counting.uncounted),
     largeNamespace,
   });
   console.log(`written ${path}`);

@@ -98,6 +98,13 @@ export function printBatch(batch: TargetFigures, floor: TargetFigures, bare: Tar
   line('  its floor (parse, stringify)', batchFigures(floor, bare));
 }
 
+/** What counting evaluations for /metrics costs: the evaluator with counting against the same evaluator without. */
+export function printCounting(counted: TargetFigures, uncounted: TargetFigures): void {
+  const r = ratiosTo(counted, uncounted);
+  const core = r.perCoreRatio === undefined ? '' : `, ${percent(r.perCoreRatio)} per server core`;
+  console.log(`\ncounting evaluations (flipt_evaluations_*): the evaluator answers ${percent(r.requestsRatio)} of its req/s without counting (rounds ${percent(r.requestsRange[0])}–${percent(r.requestsRange[1])})${core}; p99 ${r.p99Ratio.toFixed(2)}×`);
+}
+
 export function printLargeNamespace(f: LargeNamespaceFigures): void {
   const load = f.load;
   console.log(`\nensign evaluator holding ${count(f.flags)} flags (seeded in ${f.seedSeconds} s, ${count(f.seedCalls)} calls; held ${f.hydrateSeconds} s after the server started):`);

@@ -58,6 +58,7 @@ test('without a file or environment every setting has its documented default', (
         jwt: { enabled: false, jwks_url: '', public_key_file: '', validate_claims: { issuer: '', subject: '', audiences: [] } },
       },
     },
+    metrics: { enabled: true },
     audit: { retention: 7_776_000_000 },
   });
 });
@@ -257,6 +258,7 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['authentication.methods.jwt.validate_claims.issuer', 'authentication:\n  methods: {jwt: {validate_claims: {issuer: [i]}}}', 'authentication.methods.jwt.validate_claims.issuer: must be a non-empty string (got a list)'],
   ['authentication.methods.jwt.validate_claims.subject', 'authentication:\n  methods: {jwt: {validate_claims: {subject: {s: 1}}}}', 'authentication.methods.jwt.validate_claims.subject: must be a non-empty string (got a mapping)'],
   ['authentication.methods.jwt.validate_claims.audiences', 'authentication:\n  methods: {jwt: {validate_claims: {audiences: 3}}}', 'authentication.methods.jwt.validate_claims.audiences: must be a list of strings (comma-separated in the environment) (got 3)'],
+  ['metrics.enabled', 'metrics:\n  enabled: sometimes', 'metrics.enabled: must be true or false (got "sometimes")'],
   ['audit.retention', 'audit:\n  retention: 90 days', 'audit.retention: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "90 days")'],
 ];
 

@@ -19,6 +19,7 @@ import { batchOperation, booleanOperation, variantOperation } from './operations
 import { legacyBatchOperation, legacyEvaluateOperation } from './operations/legacy.operations.js';
 import { ofrepBulkOperation, ofrepFlagOperation } from './operations/ofrep.operations.js';
 import { snapshotOperation } from './operations/snapshot.operation.js';
+import { type EvaluationRecorder, recorderOf } from './metrics/evaluation-tally.js';
 import type { EvaluationOperation } from './request/evaluation-operation.js';
 import { asAppError, evaluationRun, NOT_READY, type Outcome, runEvaluation, scopeRefusal } from './request/run-evaluation.js';
 import { sendAnswer, sendBatch, sendBoolean, sendVariant } from './routes/evaluate.routes.js';
@@ -41,6 +42,8 @@ export interface EvaluationHandlerOptions {
   ofrep?: OfrepOptions;
   /** Authentication of requests; every request is served when not set. */
   auth?: EvaluatorAuthOptions;
+  /** Counts evaluations for `/metrics`; nothing is counted when not set. */
+  recorder?: EvaluationRecorder;
 }
 
 /** A node:http handler that serves its routes and calls `next()` for every other request. */
@@ -89,7 +92,7 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   const now = options.now ?? Date.now;
   const policy = options.auth === undefined ? AccessPolicy.OPEN : new AccessPolicy(options.auth);
   const credentials = options.auth === undefined ? undefined : new RequestCredentials(options.auth, now);
-  const run = evaluationRun(options.source, { now, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE }, policy);
+  const run = evaluationRun(options.source, { now, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, ...recorderOf(options) }, policy);
   const limitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const configuration = configurationBody(options.ofrep ?? { cacheEnabled: false, cacheTtlMs: 0 });
 

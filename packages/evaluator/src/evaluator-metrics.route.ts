@@ -4,15 +4,18 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { registerEvaluationMetrics } from './metrics/evaluation-metrics.js';
+import type { EvaluationTally } from './metrics/evaluation-tally.js';
 import type { NatsSnapshotSource } from './nats-snapshot-source.js';
 
 /** What the metrics read of the source. */
 export type MetricsSource = Pick<NatsSnapshotSource, 'ready' | 'namespaces' | 'usage' | 'counts'>;
 
 /** A registry with the process metrics and the evaluator's snapshot metrics over `source`. */
-export function createEvaluatorRegistry(source: MetricsSource, now: () => number = Date.now): Registry {
+export function createEvaluatorRegistry(source: MetricsSource, now: () => number = Date.now, tally?: EvaluationTally): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (tally !== undefined) registerEvaluationMetrics(registry, tally);
   const registers = [registry];
 
   new Gauge({
@@ -95,8 +98,9 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
 export function createEvaluatorMetricsHandler(
   source: MetricsSource,
   now: () => number = Date.now,
+  tally?: EvaluationTally,
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-  const registry = createEvaluatorRegistry(source, now);
+  const registry = createEvaluatorRegistry(source, now, tally);
   return (req, res, next) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || req.method !== 'GET') {

@@ -20,6 +20,9 @@ export type {
 export { createEvaluatorHealthHandler } from './evaluator-health.route.js';
 export type { EvaluatorHealthBody } from './evaluator-health.route.js';
 export { createEvaluatorMetricsHandler } from './evaluator-metrics.route.js';
+export { EvaluationTally, LATENCY_BOUNDS_MS } from './metrics/evaluation-tally.js';
+export type { EvaluationRecorder } from './metrics/evaluation-tally.js';
+export { registerEvaluationMetrics } from './metrics/evaluation-metrics.js';
 export type { MetricsSource } from './evaluator-metrics.route.js';
 export type { EvaluatorAuthOptions } from './http/request-credentials.js';
 export type { LegacyBatchEvaluationResponse, LegacyEvaluationResponse } from './operations/legacy-responses.js';

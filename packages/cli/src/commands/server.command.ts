@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { currentActor } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
 import { createApp, createMetricsRegistry, HistoryRetention, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
-import { createEvaluationHandler, InProcessSnapshotSource } from '@ensign/evaluator';
+import { createEvaluationHandler, EvaluationTally, InProcessSnapshotSource, registerEvaluationMetrics } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import { authBindings, fliptBinding } from '@ensign/grpc/management';
 import type { SqlStore } from '@ensign/store';
@@ -112,12 +112,15 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     const managed = readCache === undefined ? store : withReadCache(store, readCache.cache);
     const ui = config.ui.enabled ? loadUi(logger, embedded.ui) : undefined;
     const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, auth: authentication.app, ...(ui === undefined ? {} : { ui }) });
-    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator });
+    // Evaluations are counted in one tally for every transport and read when /metrics is scraped.
+    const recorder = config.metrics.enabled ? new EvaluationTally() : undefined;
+    if (recorder !== undefined) registerEvaluationMetrics(metrics, recorder);
+    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...(recorder === undefined ? {} : { recorder }) });
     // gRPC first: once /health answers, every port of the instance is served.
     grpc = await startGrpcListener({
       config,
       logger,
-      bindings: [fliptBinding({ store: managed, source }), ...evaluationBindings({ source }), ...authBindings({ auth: authentication.app })],
+      bindings: [fliptBinding({ store: managed, source }), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
       auth: grpcAuth(authentication.evaluator, authentication.app.authenticator),
       readiness: managed,
       tls,

@@ -120,6 +120,7 @@ export const SETTINGS = [
   setting('authentication.methods.jwt.validate_claims.issuer', text({ allowEmpty: true }), '', 'Required `iss` claim; empty = not checked.'),
   setting('authentication.methods.jwt.validate_claims.subject', text({ allowEmpty: true }), '', 'Required `sub` claim; empty = not checked.'),
   setting('authentication.methods.jwt.validate_claims.audiences', stringList(), [], 'Accepted `aud` values; empty = not checked.'),
+  setting('metrics.enabled', boolean(), true, 'Count evaluations per namespace and flag for /metrics (Flipt\'s flipt_evaluations_requests_total, _results_total, _errors_total, _latency_milliseconds); false leaves them out and the evaluation path does no counting.'),
   setting('audit.retention', duration(), 7_776_000_000, 'How long the change history (GET /api/v1/audit/events) keeps an entry; older ones are deleted hourly (0 = kept forever).'),
 ] as const;
 

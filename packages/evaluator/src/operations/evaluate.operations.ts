@@ -11,11 +11,13 @@ import type {
   EvaluationRequest,
   EvaluationResponseItem,
 } from '@ensign/core';
-import { type BatchItem, evaluateBatch, evaluateBoolean, evaluateVariant, flagNotFound, isFailure } from '@ensign/engine';
+import type { AppError } from '@ensign/core';
+import { type BatchItem, evaluateBatch, evaluateBoolean, type EvaluationFailure, evaluateVariant, flagNotFound, isFailure } from '@ensign/engine';
 import { decodeBatchRequest, decodeEvaluationRequest } from '../decode/evaluation-request.decode.js';
-import type { EvaluationInput, EvaluationOperation } from '../request/evaluation-operation.js';
+import type { EvaluationInput, EvaluationOperation, EvaluationSettings } from '../request/evaluation-operation.js';
 import { namespaceOrDefault } from '../request/hold-namespaces.js';
 import { ENGINE_RESULT, type VariantAnswer } from './engine-result.js';
+import { countFailure, type EvaluationRecorder } from '../metrics/evaluation-tally.js';
 import { failureError } from './failure-error.js';
 import { finishedAt } from './response-time.js';
 
@@ -31,6 +33,12 @@ export function decodeSingle(input: EvaluationInput): EvaluationRequest {
 
 const singleNamespace = (request: EvaluationRequest): readonly string[] => [request.namespaceKey];
 
+/** The refusal of a failed evaluation, counted as an error where Flipt counts one. */
+function failed(settings: EvaluationSettings, namespaceKey: string, flagKey: string, failure: EvaluationFailure, started: number): AppError {
+  countFailure(settings.recorder, namespaceKey, flagKey, failure, performance.now() - started);
+  return failureError(failure);
+}
+
 export const variantOperation: EvaluationOperation<EvaluationRequest, VariantAnswer> = {
   decode: decodeSingle,
   namespaces: singleNamespace,
@@ -38,8 +46,9 @@ export const variantOperation: EvaluationOperation<EvaluationRequest, VariantAns
     const namespaceKey = namespaceOrDefault(request.namespaceKey);
     const compiled = held(namespaceKey)?.compiled;
     const result = compiled === undefined ? flagNotFound(namespaceKey, request.flagKey) : evaluateVariant(compiled, request, { now: settings.now() });
-    if (isFailure(result)) return failureError(result);
+    if (isFailure(result)) return failed(settings, namespaceKey, request.flagKey, result, started);
     const { timestamp, requestDurationMillis } = finishedAt(started, settings.now);
+    settings.recorder?.variant(namespaceKey, request.flagKey, result, requestDurationMillis);
     return {
       match: result.match,
       segmentKeys: result.segmentKeys,
@@ -62,8 +71,9 @@ export const booleanOperation: EvaluationOperation<EvaluationRequest, BooleanEva
     const namespaceKey = namespaceOrDefault(request.namespaceKey);
     const compiled = held(namespaceKey)?.compiled;
     const result = compiled === undefined ? flagNotFound(namespaceKey, request.flagKey) : evaluateBoolean(compiled, request, { now: settings.now() });
-    if (isFailure(result)) return failureError(result);
+    if (isFailure(result)) return failed(settings, namespaceKey, request.flagKey, result, started);
     const { timestamp, requestDurationMillis } = finishedAt(started, settings.now);
+    settings.recorder?.boolean(namespaceKey, request.flagKey, result, requestDurationMillis);
     return {
       enabled: result.enabled,
       reason: result.reason,
@@ -75,6 +85,16 @@ export const booleanOperation: EvaluationOperation<EvaluationRequest, BooleanEva
     };
   },
 };
+
+/** Each evaluation of a batch, its latency the batch's share per evaluation. */
+function countBatch(recorder: EvaluationRecorder, inputs: EvaluationRequest[], results: BatchItem[], batchMs: number): void {
+  const ms = batchMs / Math.max(1, results.length);
+  results.forEach((item, i) => {
+    const namespaceKey = namespaceOrDefault(inputs[i]?.namespaceKey ?? '');
+    if (item.kind === 'variant') recorder.variant(namespaceKey, item.flagKey, item.result, ms);
+    else if (item.kind === 'boolean') recorder.boolean(namespaceKey, item.flagKey, item.result, ms);
+  });
+}
 
 /**
  * COMPAT(flipt): inner responses carry their own request's `requestId` (`""` when none was sent)
@@ -89,6 +109,7 @@ export const batchOperation: EvaluationOperation<BatchEvaluationRequest, BatchEv
     const results = evaluateBatch((namespaceKey) => held(namespaceKey)?.compiled, inputs, { now: settings.now() });
     if (isFailure(results)) return failureError(results);
     const { timestamp, requestDurationMillis } = finishedAt(started, settings.now);
+    if (settings.recorder !== undefined) countBatch(settings.recorder, inputs, results, requestDurationMillis);
     const item = (result: BatchItem, i: number): EvaluationResponseItem => {
       const innerId = inputs[i]?.requestId ?? '';
       switch (result.kind) {

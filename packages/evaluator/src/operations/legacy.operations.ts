@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError, emptyField, type EvaluationRequest, invalidField } from '@ensign/core';
 import { evaluateVariant, flagNotFound, isFailure } from '@ensign/engine';
 import { booleanField, decodeItem, decodeRequestItems, stringField } from '../decode/evaluation-request.decode.js';
-import type { EvaluationOperation } from '../request/evaluation-operation.js';
+import { countFailure } from '../metrics/evaluation-tally.js';
+import type { EvaluationOperation, EvaluationSettings } from '../request/evaluation-operation.js';
 import { type HeldView, namespaceOrDefault } from '../request/hold-namespaces.js';
 import { decodeSingle } from './evaluate.operations.js';
 import { failureError } from './failure-error.js';
@@ -22,11 +23,17 @@ function validate(request: EvaluationRequest, at = ''): void {
 type Evaluated = Omit<LegacyEvaluationResponse, 'timestamp' | 'requestDurationMillis'>;
 
 /** One legacy request's result; undefined when the flag does not exist and `skipNotFound` is set. */
-function evaluateOne(request: EvaluationRequest, held: HeldView, now: number, skipNotFound: boolean): Evaluated | undefined | AppError {
+function evaluateOne(request: EvaluationRequest, held: HeldView, settings: EvaluationSettings, now: number, skipNotFound: boolean): Evaluated | undefined | AppError {
   const namespaceKey = namespaceOrDefault(request.namespaceKey);
   const compiled = held(namespaceKey)?.compiled;
+  const started = performance.now();
   const result = compiled === undefined ? flagNotFound(namespaceKey, request.flagKey) : evaluateVariant(compiled, request, { now });
-  if (isFailure(result)) return skipNotFound && result.errorCode === 'FLAG_NOT_FOUND' ? undefined : failureError(result);
+  const ms = performance.now() - started;
+  if (isFailure(result)) {
+    countFailure(settings.recorder, namespaceKey, request.flagKey, result, ms);
+    return skipNotFound && result.errorCode === 'FLAG_NOT_FOUND' ? undefined : failureError(result);
+  }
+  settings.recorder?.variant(namespaceKey, request.flagKey, result, ms);
   return {
     requestId: request.requestId,
     entityId: request.entityId,
@@ -70,7 +77,7 @@ export const legacyEvaluateOperation: EvaluationOperation<EvaluationRequest, Leg
   },
   namespaces: (request) => [request.namespaceKey],
   evaluate(request, held, settings, started) {
-    const evaluated = evaluateOne(request, held, settings.now(), false);
+    const evaluated = evaluateOne(request, held, settings, settings.now(), false);
     if (evaluated instanceof AppError) return evaluated;
     return shaped(evaluated as Evaluated, finishedAt(started, settings.now));
   },
@@ -108,7 +115,7 @@ export const legacyBatchOperation: EvaluationOperation<LegacyBatch, LegacyBatchE
       // Checked item by item, as Flipt does: an earlier item's failure answers first.
       if (request.namespaceKey === '') request.namespaceKey = batch.namespaceKey;
       else if (request.namespaceKey !== batch.namespaceKey) return invalidField('namespace_key', 'must be the same for all requests if specified');
-      const one = evaluateOne(request, held, now, batch.excludeNotFound);
+      const one = evaluateOne(request, held, settings, now, batch.excludeNotFound);
       if (one instanceof AppError) return one;
       if (one !== undefined) evaluated.push({ ...one, requestId: '' });
     }

@@ -5,7 +5,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { DEFAULT_NAMESPACE, type EvaluationReason } from '@ensign/core';
-import { type CompiledSnapshot, type EvaluationEnv, evaluateBoolean, evaluateVariant, isFailure } from '@ensign/engine';
+import { type CompiledSnapshot, type EvaluationEnv, type EvaluationFailure, evaluateBoolean, evaluateVariant, isFailure } from '@ensign/engine';
+import { countFailure, type EvaluationRecorder } from '../metrics/evaluation-tally.js';
 import { decodeContext, pick } from '../decode/evaluation-request.decode.js';
 import { flagNotFound, OfrepError, ofrepFailure } from '../ofrep/ofrep-errors.js';
 import type { EvaluationInput, EvaluationOperation } from '../request/evaluation-operation.js';
@@ -39,17 +40,26 @@ function decodeOfrep(input: EvaluationInput): OfrepRequest {
   return { namespaceKey, context, entityId: context.targetingKey || randomUUID() };
 }
 
-function evaluateFlag(compiled: CompiledSnapshot, key: string, request: OfrepRequest, env: EvaluationEnv): EvaluatedFlag | OfrepError {
+/** OFREP's error for a failed evaluation, counted as Flipt counts it. */
+function failed(recorder: EvaluationRecorder | undefined, request: OfrepRequest, key: string, failure: EvaluationFailure, started: number): OfrepError {
+  countFailure(recorder, request.namespaceKey, key, failure, performance.now() - started);
+  return ofrepFailure(key, failure);
+}
+
+function evaluateFlag(compiled: CompiledSnapshot, key: string, request: OfrepRequest, env: EvaluationEnv, recorder: EvaluationRecorder | undefined): EvaluatedFlag | OfrepError {
   const flag = compiled.flags.get(key);
   if (flag === undefined) return flagNotFound(key);
   const input = { flagKey: key, entityId: request.entityId, context: request.context };
+  const started = performance.now();
   if (flag.type === 'BOOLEAN_FLAG_TYPE') {
     const result = evaluateBoolean(compiled, input, env);
-    if (isFailure(result)) return ofrepFailure(key, result);
+    if (isFailure(result)) return failed(recorder, request, key, result, started);
+    recorder?.boolean(request.namespaceKey, key, result, performance.now() - started);
     return { key, reason: REASONS[result.reason], variant: String(result.enabled), metadata: {}, value: result.enabled };
   }
   const result = evaluateVariant(compiled, input, env);
-  if (isFailure(result)) return ofrepFailure(key, result);
+  if (isFailure(result)) return failed(recorder, request, key, result, started);
+  recorder?.variant(request.namespaceKey, key, result, performance.now() - started);
   const metadata: Record<string, string> = {};
   if (result.segmentKeys.length > 0) metadata.segments = result.segmentKeys.join(',');
   if (result.variantAttachment !== '') metadata.attachment = result.variantAttachment;
@@ -67,7 +77,7 @@ export const ofrepFlagOperation: EvaluationOperation<OfrepRequest & { key: strin
   evaluate(request, held, settings) {
     const compiled = held(request.namespaceKey)?.compiled;
     if (compiled === undefined) return flagNotFound(request.key);
-    return evaluateFlag(compiled, request.key, request, { now: settings.now() });
+    return evaluateFlag(compiled, request.key, request, { now: settings.now() }, settings.recorder);
   },
 };
 
@@ -128,7 +138,7 @@ export const ofrepBulkOperation: EvaluationOperation<BulkRequest, BulkAnswer> = 
     const env = { now: settings.now() };
     const flags: EvaluatedFlag[] = [];
     for (const key of keys) {
-      const flag = evaluateFlag(snapshot.compiled, key, request, env);
+      const flag = evaluateFlag(snapshot.compiled, key, request, env, settings.recorder);
       if (flag instanceof OfrepError) return flag;
       flags.push(flag);
     }

@@ -5,6 +5,7 @@
  * namespaces. Transports only adapt their wire format around it (see run-evaluation.ts).
  */
 import type { AppError, Fields } from '@ensign/core';
+import type { EvaluationRecorder } from '../metrics/evaluation-tally.js';
 import type { HeldView } from './hold-namespaces.js';
 
 /** What a transport hands over: the JSON-shaped body (or gRPC message), path parameters, headers. */
@@ -22,6 +23,8 @@ export interface EvaluationSettings {
   now: () => number;
   /** Most requests in one batch. */
   maxBatchSize: number;
+  /** Counts evaluations for `/metrics` (Flipt's `flipt_evaluations_*`); nothing is counted when not set. */
+  recorder?: EvaluationRecorder;
 }
 
 /** One kind of evaluation request, from decoded input to the answer a transport serialises. */

@@ -3,6 +3,7 @@
  * answer (gRPC): the same operations, scope check and namespace holding as the HTTP routes;
  * failures reject with the AppError the HTTP routes would answer.
  */
+import { type EvaluationRecorder, recorderOf } from '../metrics/evaluation-tally.js';
 import type { Caller, Surface } from '@ensign/auth';
 import type { BatchEvaluationResponse, BooleanEvaluationResponse, Fields, VariantEvaluationResponse } from '@ensign/core';
 import { AppError } from '@ensign/core';
@@ -24,6 +25,8 @@ export interface EvaluationServiceOptions {
   now?: () => number;
   /** Most requests in one batch; 1,000 when not set. */
   maxBatchSize?: number;
+  /** Counts evaluations for `/metrics`; nothing is counted when not set. */
+  recorder?: EvaluationRecorder;
 }
 
 /**
@@ -48,7 +51,7 @@ const noHeader = (): undefined => undefined;
 const messageInput = (body: Fields, params = NO_PARAMS): EvaluationInput => ({ body, params, header: noHeader });
 
 export function createEvaluationService(options: EvaluationServiceOptions): EvaluationService {
-  const run = evaluationRun(options.source, { now: options.now ?? Date.now, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE });
+  const run = evaluationRun(options.source, { now: options.now ?? Date.now, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, ...recorderOf(options) });
 
   async function answer<R, A>(operation: EvaluationOperation<R, A>, input: EvaluationInput, surface: Surface, caller: Caller | undefined): Promise<A> {
     const outcome = await runEvaluation(run, operation, input, surface, caller, performance.now());

@@ -5,7 +5,7 @@
  * the namespaces, evaluating); this file only converts the answers to messages.
  */
 import type { Fields } from '@ensign/core';
-import { createEvaluationService, type SnapshotSource } from '@ensign/evaluator';
+import { createEvaluationService, type EvaluationRecorder, type SnapshotSource } from '@ensign/evaluator';
 import type { GrpcBinding } from '../grpc-binding.js';
 import { batchMessage, booleanMessage, variantMessage } from './evaluation-messages.js';
 import { snapshotMessage } from './evaluation-snapshot-messages.js';
@@ -16,6 +16,8 @@ export interface EvaluationBindingDeps {
   now?: () => number;
   /** Most requests in one batch; the evaluator's default (1,000) when not set. */
   maxBatchSize?: number;
+  /** Counts evaluations for `/metrics`; nothing is counted when not set. */
+  recorder?: EvaluationRecorder;
 }
 
 const snapshotKey = (request: Fields): string => (typeof request.key === 'string' ? request.key : '');

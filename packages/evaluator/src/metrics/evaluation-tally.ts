@@ -1,0 +1,129 @@
+/**
+ * Evaluations counted as Flipt counts them (`flipt_evaluations_*`), by namespace and flag, in
+ * plain numbers: the hot path finds its flag's tally and adds to it; label sets and metric lines
+ * wait for a scrape of `/metrics` (evaluation-metrics.ts). COMPAT(flipt): a flag that is not found
+ * fails before Flipt counts anything, so only existing flags are counted and the label sets stay
+ * bounded by the flags.
+ */
+import type { BooleanResult, EvaluationFailure, VariantResult } from '@ensign/engine';
+
+/** Upper bounds (ms) of the latency buckets: the OpenTelemetry default that Flipt's exporter uses. */
+export const LATENCY_BOUNDS_MS: readonly number[] = [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 7500, 10000];
+
+/** What the evaluation operations report; one per process, shared by every transport. */
+export interface EvaluationRecorder {
+  variant(namespaceKey: string, flagKey: string, result: VariantResult, ms: number): void;
+  boolean(namespaceKey: string, flagKey: string, result: BooleanResult, ms: number): void;
+  /** An evaluation of an existing flag that failed (a rule out of order, an unreadable constraint). */
+  error(namespaceKey: string, flagKey: string, ms: number): void;
+}
+
+/** The labels of one kind of result beyond namespace and flag, in Flipt's names. */
+export type ResultLabels =
+  | { match: string; segment: string; reason: string; value: string; type: 'variant' }
+  | { value: string; reason: string; type: 'boolean' };
+
+export interface ResultCount {
+  readonly labels: ResultLabels;
+  count: number;
+}
+
+/** One flag's counts. */
+export class FlagTally {
+  requests = 0;
+  errors = 0;
+  /** Per bucket of LATENCY_BOUNDS_MS, then the +Inf bucket; not cumulative. */
+  readonly latencyBuckets = new Float64Array(LATENCY_BOUNDS_MS.length + 1);
+  latencySum = 0;
+  /** By a key naming the result's labels. */
+  readonly results = new Map<string, ResultCount>();
+
+  observe(ms: number): void {
+    this.requests++;
+    this.latencySum += ms;
+    let i = 0;
+    while (i < LATENCY_BOUNDS_MS.length && ms > (LATENCY_BOUNDS_MS[i] as number)) i++;
+    this.latencyBuckets[i] = (this.latencyBuckets[i] as number) + 1;
+  }
+
+  count(key: string, labels: (key: string) => ResultLabels): void {
+    const found = this.results.get(key);
+    if (found !== undefined) found.count++;
+    else this.results.set(key, { labels: labels(key), count: 1 });
+  }
+}
+
+const variantKey = (r: VariantResult): string => `v|${r.match}|${r.segmentKeys[0] ?? ''}|${r.reason}|${r.variantKey}`;
+const booleanKey = (r: BooleanResult): string => `b|${r.enabled}|${r.reason}`;
+const variantLabels = (r: VariantResult): ResultLabels => ({ match: String(r.match), segment: r.segmentKeys[0] ?? '', reason: r.reason, value: r.variantKey, type: 'variant' });
+const booleanLabels = (r: BooleanResult): ResultLabels => ({ value: String(r.enabled), reason: r.reason, type: 'boolean' });
+
+/**
+ * The engine shares frozen result objects between evaluations (one per compiled rule and
+ * outcome), so a result's label key is made once per object; a result made for one evaluation
+ * gets its key made each time.
+ */
+const keys = new WeakMap<object, string>();
+function keyOf<R extends object>(result: R, make: (r: R) => string): string {
+  if (!Object.isFrozen(result)) return make(result);
+  let key = keys.get(result);
+  if (key === undefined) {
+    key = make(result);
+    keys.set(result, key);
+  }
+  return key;
+}
+
+/** Every flag's counts, by namespace. */
+export class EvaluationTally implements EvaluationRecorder {
+  private readonly byNamespace = new Map<string, Map<string, FlagTally>>();
+
+  variant(namespaceKey: string, flagKey: string, result: VariantResult, ms: number): void {
+    const tally = this.tallyOf(namespaceKey, flagKey);
+    tally.observe(ms);
+    tally.count(keyOf(result, variantKey), () => variantLabels(result));
+  }
+
+  boolean(namespaceKey: string, flagKey: string, result: BooleanResult, ms: number): void {
+    const tally = this.tallyOf(namespaceKey, flagKey);
+    tally.observe(ms);
+    tally.count(keyOf(result, booleanKey), () => booleanLabels(result));
+  }
+
+  error(namespaceKey: string, flagKey: string, ms: number): void {
+    const tally = this.tallyOf(namespaceKey, flagKey);
+    tally.observe(ms);
+    tally.errors++;
+  }
+
+  /** Every counted flag with its namespace. */
+  *flags(): IterableIterator<[namespaceKey: string, flagKey: string, tally: FlagTally]> {
+    for (const [namespaceKey, flags] of this.byNamespace) for (const [flagKey, tally] of flags) yield [namespaceKey, flagKey, tally];
+  }
+
+  private tallyOf(namespaceKey: string, flagKey: string): FlagTally {
+    let flags = this.byNamespace.get(namespaceKey);
+    if (flags === undefined) {
+      flags = new Map();
+      this.byNamespace.set(namespaceKey, flags);
+    }
+    let tally = flags.get(flagKey);
+    if (tally === undefined) {
+      tally = new FlagTally();
+      flags.set(flagKey, tally);
+    }
+    return tally;
+  }
+}
+
+/** `{recorder}` when one is set, so settings never carry an undefined one. */
+export const recorderOf = (options: { recorder?: EvaluationRecorder }): { recorder?: EvaluationRecorder } =>
+  options.recorder === undefined ? {} : { recorder: options.recorder };
+
+/**
+ * Counts a failed evaluation as an error when Flipt would: a flag that is not found or of the
+ * other type fails before Flipt's evaluator counts it; a failure while evaluating is an error.
+ */
+export function countFailure(recorder: EvaluationRecorder | undefined, namespaceKey: string, flagKey: string, failure: EvaluationFailure, ms: number): void {
+  if (failure.errorCode === 'PARSE_ERROR' || failure.errorCode === 'GENERAL') recorder?.error(namespaceKey, flagKey, ms);
+}
