@@ -1,7 +1,8 @@
 /** The UI: providers, the sign-in gate, and the routes. */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { ApiError } from './api/client.js';
+import { isHistoryKey } from './api/query-keys.js';
 import { SessionProvider, useSession } from './auth/session.js';
 import { ConfirmProvider } from './components/confirm.js';
 import { Loading, NotFound } from './components/status.js';
@@ -9,6 +10,7 @@ import { ToastProvider } from './components/toast.js';
 import { NamespaceScope } from './layout/namespace-scope.js';
 import { lastNamespace, paths } from './layout/namespace.js';
 import { Shell } from './layout/shell.js';
+import { ActivityPage } from './pages/activity/activity-page.js';
 import { ConsolePage } from './pages/console/console-page.js';
 import { FlagPage } from './pages/flags/flag-page.js';
 import { FlagsPage } from './pages/flags/flags-page.js';
@@ -18,7 +20,9 @@ import { SegmentsPage } from './pages/segments/segments-page.js';
 import { NamespacesPage } from './pages/settings/namespaces-page.js';
 import { TokensPage } from './pages/settings/tokens-page.js';
 
-const queryClient = new QueryClient({
+const queryClient: QueryClient = new QueryClient({
+  // Every write is a change the history listings may show: refresh the ones on screen, mark the rest stale.
+  mutationCache: new MutationCache({ onSettled: () => queryClient.invalidateQueries({ predicate: (query) => isHistoryKey(query.queryKey) }) }),
   defaultOptions: {
     queries: {
       staleTime: 5_000,
@@ -41,9 +45,12 @@ function Gate() {
           <Route index element={<Navigate to="flags" replace />} />
           <Route path="flags" element={<FlagsPage />} />
           <Route path="flags/:flagKey" element={<FlagPage />} />
+          <Route path="flags/:flagKey/history" element={<FlagPage tab="history" />} />
           <Route path="segments" element={<SegmentsPage />} />
           <Route path="segments/:segmentKey" element={<SegmentPage />} />
+          <Route path="segments/:segmentKey/history" element={<SegmentPage tab="history" />} />
           <Route path="console" element={<ConsolePage />} />
+          <Route path="activity" element={<ActivityPage />} />
         </Route>
         <Route path="settings" element={<Navigate to={paths.namespaces()} replace />} />
         <Route path="settings/namespaces" element={<NamespacesPage />} />

@@ -4,7 +4,10 @@
  * flags and lets search cover every page.
  */
 import type {
+  AuditPage,
   BooleanEvaluationResponse,
+  ChangeAction,
+  ChangeResource,
   ComparisonType,
   Constraint,
   Distribution,
@@ -177,6 +180,30 @@ export const constraints = {
   update: (ns: string, segmentKey: string, id: string, input: ConstraintInput): Promise<Constraint> =>
     request('PUT', `${segmentPath(ns, segmentKey)}/constraints/${seg(id)}`, input),
   delete: (ns: string, segmentKey: string, id: string): Promise<void> => request('DELETE', `${segmentPath(ns, segmentKey)}/constraints/${seg(id)}`),
+};
+
+/** Which changes a history listing asks for; an absent or empty filter matches everything. */
+export interface HistoryFilter {
+  types?: readonly ChangeResource[];
+  /** A flag's or segment's key: its own changes and those of what belongs to it. */
+  key?: string;
+  actions?: readonly ChangeAction[];
+}
+
+/** The query string of one page of the history: the filters, the page size and where to resume. */
+function historyQuery(filter: HistoryFilter, pageToken: string, limit: number): string {
+  const query = new URLSearchParams({ limit: String(limit) });
+  if (filter.types !== undefined && filter.types.length > 0) query.set('type', filter.types.join(','));
+  if (filter.key !== undefined && filter.key !== '') query.set('key', filter.key);
+  if (filter.actions !== undefined && filter.actions.length > 0) query.set('action', filter.actions.join(','));
+  if (pageToken !== '') query.set('pageToken', pageToken);
+  return query.toString();
+}
+
+export const history = {
+  /** One page of a namespace's stored changes, newest first (`nextPageToken` `""` on the last). */
+  list: (ns: string, filter: HistoryFilter, pageToken: string, limit: number, signal?: AbortSignal): Promise<AuditPage> =>
+    request('GET', `${api(ns)}/audit/events?${historyQuery(filter, pageToken, limit)}`, undefined, signal === undefined ? {} : { signal }),
 };
 
 export const evaluation = {

@@ -2,6 +2,8 @@
  * The cache keys of every read. A write invalidates the keys it changes: anything under
  * `['ns', ns]` holds data of one namespace, so a write there can refresh them all at once.
  */
+import type { HistoryFilter } from './endpoints.js';
+
 export const queryKeys = {
   namespaces: ['namespaces'] as const,
   namespace: (ns: string) => ['ns', ns] as const,
@@ -11,6 +13,11 @@ export const queryKeys = {
   rollouts: (ns: string, flagKey: string) => ['ns', ns, 'flag', flagKey, 'rollouts'] as const,
   segments: (ns: string) => ['ns', ns, 'segments'] as const,
   segment: (ns: string, key: string) => ['ns', ns, 'segment', key] as const,
+  /** A history listing: a flag's, a segment's, the namespace's activity (see `isHistoryKey`). */
+  history: (ns: string, filter: HistoryFilter) => ['ns', ns, 'history', filter] as const,
   tokens: ['tokens'] as const,
   methods: ['auth-methods'] as const,
 };
+
+/** Is `key` a history listing (of any namespace)? Every write refreshes those: any of them may list it. */
+export const isHistoryKey = (key: readonly unknown[]): boolean => key[0] === 'ns' && key[2] === 'history';

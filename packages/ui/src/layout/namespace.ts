@@ -27,9 +27,13 @@ export function rememberNamespace(ns: string): void {
 export const paths = {
   flags: (ns: string) => `/namespaces/${encodeURIComponent(ns)}/flags`,
   flag: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/flags/${encodeURIComponent(key)}`,
+  flagHistory: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/flags/${encodeURIComponent(key)}/history`,
   segments: (ns: string) => `/namespaces/${encodeURIComponent(ns)}/segments`,
   segment: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/segments/${encodeURIComponent(key)}`,
+  segmentHistory: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/segments/${encodeURIComponent(key)}/history`,
   console: (ns: string, flagKey?: string) => `/namespaces/${encodeURIComponent(ns)}/console${flagKey === undefined ? '' : `?flag=${encodeURIComponent(flagKey)}`}`,
+  /** The namespace's changes; `key` keeps those of one flag or segment (also a deleted one). */
+  activity: (ns: string, key?: string) => `/namespaces/${encodeURIComponent(ns)}/activity${key === undefined ? '' : `?key=${encodeURIComponent(key)}`}`,
   namespaces: () => '/settings/namespaces',
   tokens: () => '/settings/tokens',
 };

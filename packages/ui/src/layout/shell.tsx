@@ -65,6 +65,9 @@ export function Shell() {
         <NavLink to={paths.console(ns)} className={navClass}>
           Console
         </NavLink>
+        <NavLink to={paths.activity(ns)} className={navClass}>
+          Activity
+        </NavLink>
         <p className="nav-heading">Settings</p>
         <NavLink to={paths.namespaces()} className={navClass}>
           Namespaces

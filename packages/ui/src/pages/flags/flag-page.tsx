@@ -1,7 +1,8 @@
 /**
- * One flag: its header (name, key, type, the enabled switch, the console link, delete), its
- * details, and either its variants and rules (variant flag) or its rollouts (boolean flag).
+ * One flag: its header (name, key, type, the enabled switch, the console link, delete), then its
+ * Overview tab (its details, and either its variants and rules or its rollouts) or its History tab.
  */
+import type { Flag } from '@ensign/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client.js';
@@ -14,8 +15,10 @@ import { PageHeader } from '../../components/page-header.js';
 import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
+import { PageTabs } from '../../components/page-tabs.js';
 import { EnabledSwitch } from './enabled-switch.js';
 import { FlagDetailsCard } from './flag-details-card.js';
+import { FlagHistory } from './flag-history.js';
 import { FLAG_TYPE_LABEL, messageOf } from './flag-update.js';
 import { RolloutsCard } from './rollouts-card.js';
 import { RulesCard } from './rules-card.js';
@@ -23,7 +26,7 @@ import { VariantsCard } from './variants-card.js';
 import './flags.css';
 import './flag-rules.css';
 
-export function FlagPage() {
+export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'history' }) {
   const ns = useNamespace();
   const flagKey = useParams().flagKey ?? '';
   const navigate = useNavigate();
@@ -43,7 +46,11 @@ export function FlagPage() {
     onError: (err) => toast(`The flag was not deleted: ${messageOf(err)}`, 'error'),
   });
 
-  const back = <Link to={paths.flags(ns)}>Back to the flags</Link>;
+  const back = (
+    <>
+      <Link to={paths.flags(ns)}>Back to the flags</Link> · <Link to={paths.activity(ns, flagKey)}>See its changes</Link>
+    </>
+  );
   if (isPending) return <Loading label="Loading the flag…" />;
   if (error instanceof ApiError && error.status === 404) return <NotFound what={`Flag "${flagKey}"`} back={back} />;
   if (flag === undefined) return <ErrorBanner error={error} onRetry={() => void refetch()} />;
@@ -89,6 +96,21 @@ export function FlagPage() {
       >
         {flag.description !== '' && <p className="flag-page-description">{flag.description}</p>}
       </PageHeader>
+      <PageTabs
+        label="Flag sections"
+        tabs={[
+          { label: 'Overview', to: paths.flag(ns, flag.key) },
+          { label: 'History', to: paths.flagHistory(ns, flag.key) },
+        ]}
+      />
+      {tab === 'history' ? <FlagHistory ns={ns} flag={flag} /> : <FlagOverview ns={ns} flag={flag} />}
+    </>
+  );
+}
+
+function FlagOverview({ ns, flag }: { ns: string; flag: Flag }) {
+  return (
+    <>
       {!flag.enabled && flag.type === 'VARIANT_FLAG_TYPE' && (
         <p className="notice" role="note">
           This flag is disabled: evaluations return no variant until it is enabled.

@@ -1,22 +1,26 @@
-/** One segment: its details, its constraints, and deleting it. */
+/** One segment: its header (name, key, match type, delete), then its Overview tab (details, constraints) or its History tab. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client.js';
 import { segments } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
+import { HistoryCard } from '../../components/change-feed.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { PageHeader } from '../../components/page-header.js';
+import { PageTabs } from '../../components/page-tabs.js';
 import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
+import { SEGMENT_HISTORY_TYPES } from '../../lib/change-summary.js';
 import { matchTypeLabel } from '../../lib/segment-search.js';
 import { ConstraintsCard } from './constraints-card.js';
 import { SegmentDetailsCard } from './segment-details-card.js';
 import './segments.css';
 
-export function SegmentPage() {
+export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history' }) {
   const ns = useNamespace();
   const segmentKey = useParams().segmentKey ?? '';
   const navigate = useNavigate();
@@ -24,6 +28,7 @@ export function SegmentPage() {
   const confirm = useConfirm();
   const toast = useToast();
   const segment = useQuery({ queryKey: queryKeys.segment(ns, segmentKey), queryFn: () => segments.get(ns, segmentKey) });
+  const historyFilter = useMemo(() => ({ types: SEGMENT_HISTORY_TYPES, key: segmentKey }), [segmentKey]);
   const remove = useMutation({
     mutationFn: () => segments.delete(ns, segmentKey),
     onSuccess: async () => {
@@ -34,7 +39,11 @@ export function SegmentPage() {
     },
   });
 
-  const back = <Link to={paths.segments(ns)}>Back to segments</Link>;
+  const back = (
+    <>
+      <Link to={paths.segments(ns)}>Back to segments</Link> · <Link to={paths.activity(ns, segmentKey)}>See its changes</Link>
+    </>
+  );
   if (segment.isPending) return <Loading label="Loading segment…" />;
   if (segment.isError) {
     if (segment.error instanceof ApiError && segment.error.status === 404) return <NotFound what={`Segment "${segmentKey}"`} back={back} />;
@@ -76,8 +85,21 @@ export function SegmentPage() {
         </p>
       </PageHeader>
       <ErrorBanner error={remove.error} />
-      <SegmentDetailsCard key={data.key} ns={ns} segment={data} />
-      <ConstraintsCard ns={ns} segment={data} />
+      <PageTabs
+        label="Segment sections"
+        tabs={[
+          { label: 'Overview', to: paths.segment(ns, data.key) },
+          { label: 'History', to: paths.segmentHistory(ns, data.key) },
+        ]}
+      />
+      {tab === 'history' ? (
+        <HistoryCard ns={ns} filter={historyFilter} known={data.constraints} about="Changes to this segment and its constraints, newest first." />
+      ) : (
+        <>
+          <SegmentDetailsCard key={data.key} ns={ns} segment={data} />
+          <ConstraintsCard ns={ns} segment={data} />
+        </>
+      )}
     </>
   );
 }

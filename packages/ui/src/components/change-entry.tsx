@@ -1,0 +1,75 @@
+/** One stored change: what it did, who and when, and its lines (`name: flag-x → Renamed`). */
+import type { AuditEntry } from '@ensign/core';
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../layout/namespace.js';
+import { changeLines, type DiffLine, EMPTY, NONE } from '../lib/change-diff.js';
+import type { Labels } from '../lib/change-labels.js';
+import { actorLabel, describeChange, ownerOf } from '../lib/change-summary.js';
+import { absoluteTime, relativeTime } from '../lib/relative-time.js';
+
+/** An old value struck through, a new one marked as added, a deleted one marked as gone; `(none)` and `(empty)` as placeholders. */
+function Value({ text, as }: { text: string; as: 'old' | 'new' | 'gone' }) {
+  if (text === NONE || text === EMPTY) return <span className="change-placeholder">{text}</span>;
+  if (as === 'new') return <ins>{text}</ins>;
+  return <del className={as === 'gone' ? 'change-gone' : undefined}>{text}</del>;
+}
+
+function Line({ line: { path, before, after } }: { line: DiffLine }) {
+  return (
+    <li>
+      <span className="change-field">{path}</span>
+      {': '}
+      {before !== undefined && after !== undefined ? (
+        <>
+          <Value text={before} as="old" />
+          {' → '}
+          <Value text={after} as="new" />
+        </>
+      ) : (
+        <Value text={after ?? before ?? ''} as={after !== undefined ? 'new' : 'gone'} />
+      )}
+    </li>
+  );
+}
+
+/** The flag or segment a change belongs to, as a link (the activity feed's entries). */
+function Owner({ ns, entry }: { ns: string; entry: AuditEntry }) {
+  const owner = ownerOf(entry);
+  if (owner === undefined) return null;
+  const to = owner.kind === 'flag' ? paths.flag(ns, owner.key) : paths.segment(ns, owner.key);
+  return (
+    <span className="change-owner">
+      {owner.kind === 'flag' ? 'Flag' : 'Segment'} <Link to={to}>{owner.key}</Link>
+    </span>
+  );
+}
+
+export function ChangeEntry({ ns, entry, labels, now, showOwner = false }: { ns: string; entry: AuditEntry; labels: Labels; now: number; showOwner?: boolean }) {
+  const id = useId();
+  const lines = changeLines(entry, labels);
+  return (
+    <li className="change" aria-labelledby={id}>
+      <div className="change-head">
+        <strong id={id} className="change-what">
+          {describeChange(entry, labels)}
+        </strong>
+        {showOwner && <Owner ns={ns} entry={entry} />}
+      </div>
+      <p className="change-meta">
+        <span title={entry.actor?.method}>{actorLabel(entry.actor)}</span>
+        {' · '}
+        <time dateTime={entry.at} title={absoluteTime(entry.at)}>
+          {relativeTime(entry.at, now)}
+        </time>
+      </p>
+      {lines.length > 0 && (
+        <ul className="change-lines" aria-label="Changed fields">
+          {lines.map((line, i) => (
+            <Line key={`${i}:${line.path}`} line={line} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The words around a change: what it did ("Created variant blue", "Reordered the rules"), who did
+ * it, and the flag or segment it belongs to.
+ */
+import type { Actor, ChangeAction, ChangeRecord, ChangeResource } from '@ensign/core';
+import { collectLabels, isRecord, type Labels, nameOf, segmentsOf } from './change-labels.js';
+
+/** The change types of a flag's history: the flag and what hangs off it. */
+export const FLAG_HISTORY_TYPES: readonly ChangeResource[] = ['flag', 'variant', 'rule', 'distribution', 'rollout'];
+/** The change types of a segment's history: the segment and its constraints. */
+export const SEGMENT_HISTORY_TYPES: readonly ChangeResource[] = ['segment', 'constraint'];
+
+const VERB: Readonly<Record<ChangeAction, string>> = { created: 'Created', updated: 'Updated', deleted: 'Deleted', reordered: 'Reordered' };
+
+type Change = Pick<ChangeRecord, 'resource' | 'action' | 'before' | 'after'>;
+
+const field = (value: unknown, name: string): string => (isRecord(value) && typeof value[name] === 'string' ? value[name] : '');
+
+/** "Updated the flag", "Created variant blue", "Deleted the rule for beta", "Reordered the rules". */
+export function describeChange(change: Change, labels: Labels = new Map()): string {
+  const verb = VERB[change.action] ?? change.action;
+  if (change.action === 'reordered') return `${verb} the ${change.resource}s`;
+  const subject = change.after ?? change.before;
+  const segments = isRecord(subject) ? segmentsOf(subject) : '';
+  switch (change.resource) {
+    case 'variant':
+      return `${verb} variant ${field(subject, 'key')}`.trimEnd();
+    case 'constraint':
+      return `${verb} the constraint on ${field(subject, 'property')}`.trimEnd();
+    case 'rule':
+      return segments === '' ? `${verb} a rule` : `${verb} the rule for ${segments}`;
+    case 'rollout': {
+      const segment = isRecord(subject) ? subject['segment'] : undefined;
+      if (isRecord(segment)) return `${verb} the segment rollout for ${segmentsOf(segment)}`;
+      return `${verb} the threshold rollout`;
+    }
+    case 'distribution': {
+      const variantId = field(subject, 'variantId');
+      const ruleId = field(subject, 'ruleId');
+      const rule = labels.get(ruleId);
+      return `${verb} the distribution to ${variantId === '' ? 'a variant' : nameOf(variantId, labels)}${rule === undefined ? '' : ` in the rule for ${rule}`}`;
+    }
+    default:
+      return `${verb} the ${change.resource}`;
+  }
+}
+
+/** Who made a change: the actor's name, else its authentication method, else "anonymous" (authentication off). */
+export function actorLabel(actor: Actor | undefined): string {
+  if (actor === undefined) return 'anonymous';
+  if (actor.name !== undefined && actor.name !== '') return actor.name;
+  return actor.method.replace(/^METHOD_/, '').toLowerCase();
+}
+
+/** The flag or segment a change belongs to (none for a namespace). */
+export interface ChangeOwner {
+  kind: 'flag' | 'segment';
+  key: string;
+}
+
+const FLAG_PARTS = new Set<ChangeResource>(FLAG_HISTORY_TYPES);
+
+/** The flag or segment a change is about or belongs to, for a link to it. */
+export function ownerOf(change: Pick<ChangeRecord, 'resource' | 'key' | 'parentKey'>): ChangeOwner | undefined {
+  if (change.resource === 'namespace') return undefined;
+  const kind = FLAG_PARTS.has(change.resource) ? 'flag' : 'segment';
+  const own = change.resource === 'flag' || change.resource === 'segment';
+  return { kind, key: own ? change.key : (change.parentKey ?? change.key) };
+}
+
+/** Names by id for `changes` (newest first), those of `current` (the flag's variants, its rules) winning. */
+export const labelsFor = (current: readonly unknown[], changes: readonly Change[]): Labels =>
+  collectLabels([...current, ...changes.flatMap((change) => [change.after, change.before])]);
