@@ -30,7 +30,7 @@ function sample(body: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-test('each process counts what it answers over HTTP and gRPC; metrics.enabled false counts nothing', async (t) => {
+test('each process counts what it answers over HTTP and gRPC, the server its writes and publishes; metrics.enabled false counts no evaluations', async (t) => {
   const server = await start('server');
   const api = jsonClient(server.baseUrl);
   const shop = await seedShop(api, 'metrics');
@@ -68,7 +68,14 @@ test('each process counts what it answers over HTTP and gRPC; metrics.enabled fa
     t.is(sample(body, `flipt_evaluations_results_total{namespace="${shop.ns}",flag="new-ui",value="true",reason="MATCH_EVALUATION_REASON",type="boolean"}`), 1, name);
     t.is(sample(body, `flipt_evaluations_latency_milliseconds_count{namespace="${shop.ns}",flag="color"}`), 3, name);
     t.regex(body, /^# TYPE flipt_evaluations_errors_total counter$/m, name);
+    // Requests by route pattern and status, gRPC calls by method and code.
+    t.is(sample(body, 'http_server_request_duration_seconds_count{method="POST",route="/evaluate/v1/variant",status="200"}'), 2, name);
+    t.is(sample(body, 'grpc_server_handled_total{grpc_type="unary",grpc_service="flipt.evaluation.EvaluationService",grpc_method="Variant",grpc_code="OK"}'), 1, name);
   }
+  const serverBody = await fetch(`${server.baseUrl}/metrics`).then((r) => r.text());
+  t.true((sample(serverBody, 'http_server_request_duration_seconds_count{method="POST",route="/api/v1/namespaces/:namespaceKey/flags",status="200"}') ?? 0) >= 6, 'the seeding’s flag creations');
+  t.true((sample(serverBody, 'ensign_write_duration_seconds_count{resource="flag",action="created"}') ?? 0) >= 6, 'each write’s duration');
+  t.true((sample(serverBody, 'ensign_snapshot_publish_lag_seconds_count') ?? 0) >= 1, 'how long changes took to reach the bucket');
   const quietBody = await fetch(`${quiet.baseUrl}/metrics`).then((r) => r.text());
   t.notRegex(quietBody, /flipt_evaluations_/);
   t.regex(quietBody, /^ensign_evaluator_ready 1$/m, 'the rest of /metrics is still there');

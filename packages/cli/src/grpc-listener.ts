@@ -1,7 +1,7 @@
 /** The gRPC listener of `ensign server` and `ensign evaluator`, from `server.*` and `authentication.*`. */
 import { AccessPolicy, Authenticator } from '@ensign/auth';
 import type { EvaluatorAuthOptions } from '@ensign/evaluator';
-import { type CallAuthOptions, type CredentialResolver, type GrpcBinding, type Readiness, type RunningGrpcServer, startGrpcServer } from '@ensign/grpc/evaluation';
+import { type CallAuthOptions, type CallRecorder, type CredentialResolver, type GrpcBinding, type Readiness, type RunningGrpcServer, startGrpcServer } from '@ensign/grpc/evaluation';
 import type { Logger } from 'pino';
 import type { EnsignConfig } from './config/config.schema.js';
 import type { TlsFiles } from './http-server.js';
@@ -14,6 +14,8 @@ export interface GrpcListenerOptions {
   /** What grpc.health.v1.Health reports: the same readiness as `/health`. */
   readiness: Readiness;
   tls: TlsFiles | undefined;
+  /** Hears of every call answered (for `/metrics`). */
+  calls?: CallRecorder;
 }
 
 /** Serves the bindings and the health service on `server.host:server.grpc_port` and logs the address. */
@@ -28,6 +30,7 @@ export async function startGrpcListener(options: GrpcListenerOptions): Promise<R
     maxMessageBytes: config.server.body_limit,
     logger,
     ...(tls === undefined ? {} : { tls }),
+    ...(options.calls === undefined ? {} : { calls: options.calls }),
   });
   logger.info({ address: server.address, tls: tls !== undefined, services: options.bindings.map((b) => b.service) }, 'grpc listening');
   return server;

@@ -59,7 +59,15 @@ test('without a file or environment every setting has its documented default', (
       },
     },
     metrics: { enabled: true },
-    audit: { retention: 7_776_000_000 },
+    audit: {
+      events: ['*:*'],
+      buffer: { capacity: 2, flush_period: 120_000 },
+      sinks: {
+        log: { enabled: false, file: '', encoding: 'json' },
+        webhook: { enabled: false, url: '', signing_secret: '', max_backoff_duration: 15_000, templates: [] },
+      },
+      retention: 7_776_000_000,
+    },
   });
 });
 
@@ -259,6 +267,17 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['authentication.methods.jwt.validate_claims.subject', 'authentication:\n  methods: {jwt: {validate_claims: {subject: {s: 1}}}}', 'authentication.methods.jwt.validate_claims.subject: must be a non-empty string (got a mapping)'],
   ['authentication.methods.jwt.validate_claims.audiences', 'authentication:\n  methods: {jwt: {validate_claims: {audiences: 3}}}', 'authentication.methods.jwt.validate_claims.audiences: must be a list of strings (comma-separated in the environment) (got 3)'],
   ['metrics.enabled', 'metrics:\n  enabled: sometimes', 'metrics.enabled: must be true or false (got "sometimes")'],
+  ['audit.events', 'audit:\n  events: 3', 'audit.events: must be a list of strings (comma-separated in the environment) (got 3)'],
+  ['audit.buffer.capacity', 'audit:\n  buffer: {capacity: 1}', 'audit.buffer.capacity: must be an integer between 2 and 10 (got 1)'],
+  ['audit.buffer.flush_period', 'audit:\n  buffer: {flush_period: soon}', 'audit.buffer.flush_period: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "soon")'],
+  ['audit.sinks.log.enabled', 'audit:\n  sinks: {log: {enabled: 2}}', 'audit.sinks.log.enabled: must be true or false (got 2)'],
+  ['audit.sinks.log.file', 'audit:\n  sinks: {log: {file: [a]}}', 'audit.sinks.log.file: must be a non-empty string (got a list)'],
+  ['audit.sinks.log.encoding', 'audit:\n  sinks: {log: {encoding: console}}', 'audit.sinks.log.encoding: must be one of json (got "console")'],
+  ['audit.sinks.webhook.enabled', 'audit:\n  sinks: {webhook: {enabled: on-ish}}', 'audit.sinks.webhook.enabled: must be true or false (got "on-ish")'],
+  ['audit.sinks.webhook.url', 'audit:\n  sinks: {webhook: {url: {a: b}}}', 'audit.sinks.webhook.url: must be a non-empty string (got a mapping)'],
+  ['audit.sinks.webhook.signing_secret', 'audit:\n  sinks: {webhook: {signing_secret: [a]}}', 'audit.sinks.webhook.signing_secret: must be a non-empty string (got a list)'],
+  ['audit.sinks.webhook.max_backoff_duration', 'audit:\n  sinks: {webhook: {max_backoff_duration: 0}}', 'audit.sinks.webhook.max_backoff_duration: must be at least 1ms (got 0)'],
+  ['audit.sinks.webhook.templates', 'audit:\n  sinks: {webhook: {templates: [{url: x, extra: 1}]}}', 'audit.sinks.webhook.templates: [0].extra: unknown template setting (got a list)'],
   ['audit.retention', 'audit:\n  retention: 90 days', 'audit.retention: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "90 days")'],
 ];
 

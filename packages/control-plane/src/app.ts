@@ -31,6 +31,7 @@ import type { AppRouter, AppState } from './http/app-state.js';
 import { jsonBodyMiddleware } from './http/body.middleware.js';
 import { errorsMiddleware } from './http/errors.middleware.js';
 import { requestLogMiddleware } from './http/request-log.middleware.js';
+import { type HttpRequestRecorder, requestMetricsMiddleware } from './http/request-metrics.middleware.js';
 import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/routing.middleware.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import type { ManagementStore } from './store.js';
@@ -50,6 +51,8 @@ export interface AppDeps {
   bodyLimitBytes?: number;
   /** Served at `/metrics` when given. */
   metrics?: Registry;
+  /** Hears of every answered request, by method, route pattern and status (for `/metrics`). */
+  requests?: HttpRequestRecorder;
   /** Authentication: `/auth/v1` and the checks on every API; everything is open without it. */
   auth?: AppAuth;
   /** The web UI, served at `/` when given. */
@@ -91,6 +94,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const api = apiRouter(deps.store, bodyLimitBytes, auth?.policy ?? AccessPolicy.OPEN);
 
   app.use(requestLogMiddleware(deps.logger));
+  if (deps.requests !== undefined) app.use(requestMetricsMiddleware(deps.requests));
   app.use(errorsMiddleware());
   app.use(stripTrailingSlash());
   // The UI's pages and files are public: its login screen is what a caller without a credential needs.

@@ -3,6 +3,7 @@ export type { AppDeps } from './app.js';
 export { createUiAssets } from './ui/ui-assets.js';
 export type { UiAsset, UiAssets, UiFile } from './ui/ui-assets.js';
 export type { AppState } from './http/app-state.js';
+export type { HttpRequestRecorder } from './http/request-metrics.middleware.js';
 export type { ManagementStore } from './store.js';
 export type { ConstraintRepository } from './features/constraints/constraint.repository.js';
 export type { DistributionRepository } from './features/distributions/distribution.repository.js';
@@ -22,6 +23,10 @@ export type { PublishCounts, PublishingBus } from './snapshots/bus-publisher.js'
 export { SnapshotReconciler } from './snapshots/snapshot-reconciler.js';
 export type { ReconciledBus, ReconcileResult, SnapshotReconcilerOptions } from './snapshots/snapshot-reconciler.js';
 export { createMetricsRegistry } from './metrics/metrics-registry.js';
+export { registerWriteMetrics } from './metrics/write.metrics.js';
+export { createAuditTrail, SIGNATURE_HEADER, toAuditEvent } from './audit/index.js';
+export type { AuditEvent, AuditOptions, AuditTrail } from './audit/index.js';
+export type { TimedChange } from './metrics/write.metrics.js';
 export type { MetricsRegistry } from './metrics/metrics-registry.js';
 export { withReadCache } from './cache/cached-store.js';
 export { CacheInvalidator } from './cache/cache-invalidator.js';

@@ -47,6 +47,7 @@ const servesHits = (o: Opened, scope: string, key: string, load: () => Promise<u
 const change = (namespaceKey: string): CommittedChange => ({
   record: { namespaceKey, revision: 2, resource: 'flag', key: 'f', action: 'updated', at: '2026-01-01T00:00:00.000Z' },
   effect: { kind: 'none' },
+  durationMs: 1,
 });
 
 test('a write through one control plane drops the entries the other holds in memory', async (t) => {

@@ -48,6 +48,7 @@ function newPrefix(): string {
 const change = (namespaceKey: string): CommittedChange => ({
   record: { namespaceKey, revision: 2, resource: 'flag', key: 'f', action: 'updated', at: '2026-01-01T00:00:00.000Z' },
   effect: { kind: 'none' },
+  durationMs: 1,
 });
 const warnings = (lines: LogLine[]) => lines.filter((line) => line.level === 40);
 

@@ -20,6 +20,7 @@ import { legacyBatchOperation, legacyEvaluateOperation } from './operations/lega
 import { ofrepBulkOperation, ofrepFlagOperation } from './operations/ofrep.operations.js';
 import { snapshotOperation } from './operations/snapshot.operation.js';
 import { type EvaluationRecorder, recorderOf } from './metrics/evaluation-tally.js';
+import type { RequestRecorder } from './metrics/request-tally.js';
 import type { EvaluationOperation } from './request/evaluation-operation.js';
 import { asAppError, evaluationRun, NOT_READY, type Outcome, runEvaluation, scopeRefusal } from './request/run-evaluation.js';
 import { sendAnswer, sendBatch, sendBoolean, sendVariant } from './routes/evaluate.routes.js';
@@ -44,6 +45,8 @@ export interface EvaluationHandlerOptions {
   auth?: EvaluatorAuthOptions;
   /** Counts evaluations for `/metrics`; nothing is counted when not set. */
   recorder?: EvaluationRecorder;
+  /** Counts answered requests by route and status for `/metrics`; nothing is counted when not set. */
+  requests?: RequestRecorder;
 }
 
 /** A node:http handler that serves its routes and calls `next()` for every other request. */
@@ -54,6 +57,8 @@ export type EvaluationHandler = ((req: IncomingMessage, res: ServerResponse, nex
 
 /** One route: its operation (none for a fixed answer) and how its answer is written. */
 interface HttpRoute {
+  /** The route's pattern, as `/metrics` names it. */
+  path: string;
   method: 'GET' | 'POST';
   /** Whether it reads a JSON body. */
   body: boolean;
@@ -71,12 +76,14 @@ const PRETTY_ACCEPT = 'application/json+pretty';
 const CLOSE: Record<string, string> = { Connection: 'close' };
 
 function route<R, A>(
+  path: string,
   method: 'GET' | 'POST',
   surface: Surface,
   operation: EvaluationOperation<R, A> | undefined,
   respond: (call: HttpCall, answer: A) => void,
 ): HttpRoute {
   return {
+    path,
     method,
     body: method === 'POST',
     surface,
@@ -97,22 +104,28 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   const configuration = configurationBody(options.ofrep ?? { cacheEnabled: false, cacheTtlMs: 0 });
 
   const routes = new RouteTable<HttpRoute>()
-    .add('/evaluate/v1/variant', route('POST', 'evaluation', variantOperation, sendVariant))
-    .add('/evaluate/v1/boolean', route('POST', 'evaluation', booleanOperation, sendBoolean))
-    .add('/evaluate/v1/batch', route('POST', 'evaluation', batchOperation, sendBatch))
-    .add('/evaluate/v1/namespaces/{ns}/variant', route('POST', 'evaluation', variantOperation, sendVariant))
-    .add('/evaluate/v1/namespaces/{ns}/boolean', route('POST', 'evaluation', booleanOperation, sendBoolean))
-    .add('/internal/v1/evaluation/snapshot/namespace/{key}', route('GET', 'evaluation', snapshotOperation, sendSnapshot))
-    .add('/ofrep/v1/configuration', route('GET', 'ofrep', undefined, (call) => sendBody(call.res, 200, configuration)))
-    .add('/ofrep/v1/evaluate/flags', route('POST', 'ofrep', ofrepBulkOperation, sendBulk))
-    .add('/ofrep/v1/evaluate/flags/{key}', route('POST', 'ofrep', ofrepFlagOperation, sendFlag))
-    .add('/api/v1/evaluate', route('POST', 'management', legacyEvaluateOperation, sendAnswer))
-    .add('/api/v1/batch-evaluate', route('POST', 'management', legacyBatchOperation, sendAnswer))
-    .add('/api/v1/namespaces/{ns}/evaluate', route('POST', 'management', legacyEvaluateOperation, sendAnswer))
-    .add('/api/v1/namespaces/{ns}/batch-evaluate', route('POST', 'management', legacyBatchOperation, sendAnswer));
+    .add('/evaluate/v1/variant', route('/evaluate/v1/variant', 'POST', 'evaluation', variantOperation, sendVariant))
+    .add('/evaluate/v1/boolean', route('/evaluate/v1/boolean', 'POST', 'evaluation', booleanOperation, sendBoolean))
+    .add('/evaluate/v1/batch', route('/evaluate/v1/batch', 'POST', 'evaluation', batchOperation, sendBatch))
+    .add('/evaluate/v1/namespaces/{ns}/variant', route('/evaluate/v1/namespaces/{ns}/variant', 'POST', 'evaluation', variantOperation, sendVariant))
+    .add('/evaluate/v1/namespaces/{ns}/boolean', route('/evaluate/v1/namespaces/{ns}/boolean', 'POST', 'evaluation', booleanOperation, sendBoolean))
+    .add('/internal/v1/evaluation/snapshot/namespace/{key}', route('/internal/v1/evaluation/snapshot/namespace/{key}', 'GET', 'evaluation', snapshotOperation, sendSnapshot))
+    .add('/ofrep/v1/configuration', route('/ofrep/v1/configuration', 'GET', 'ofrep', undefined, (call) => sendBody(call.res, 200, configuration)))
+    .add('/ofrep/v1/evaluate/flags', route('/ofrep/v1/evaluate/flags', 'POST', 'ofrep', ofrepBulkOperation, sendBulk))
+    .add('/ofrep/v1/evaluate/flags/{key}', route('/ofrep/v1/evaluate/flags/{key}', 'POST', 'ofrep', ofrepFlagOperation, sendFlag))
+    .add('/api/v1/evaluate', route('/api/v1/evaluate', 'POST', 'management', legacyEvaluateOperation, sendAnswer))
+    .add('/api/v1/batch-evaluate', route('/api/v1/batch-evaluate', 'POST', 'management', legacyBatchOperation, sendAnswer))
+    .add('/api/v1/namespaces/{ns}/evaluate', route('/api/v1/namespaces/{ns}/evaluate', 'POST', 'management', legacyEvaluateOperation, sendAnswer))
+    .add('/api/v1/namespaces/{ns}/batch-evaluate', route('/api/v1/namespaces/{ns}/batch-evaluate', 'POST', 'management', legacyBatchOperation, sendAnswer));
+
+  const { requests } = options;
+  /** Counts an answered request; `started` is `performance.now()` when it was routed. */
+  const answered = (route: HttpRoute, res: ServerResponse, started: number): void => {
+    if (requests !== undefined) requests.http(route.method, route.path, res.statusCode, performance.now() - started);
+  };
 
   /** Answers a failure in the route's error format; a fault of ours is logged, its cause never shown. */
-  function fail(route: HttpRoute, res: ServerResponse, failure: unknown, extraHeaders?: Record<string, string>): void {
+  function fail(route: HttpRoute, res: ServerResponse, started: number, failure: unknown, extraHeaders?: Record<string, string>): void {
     const err = asAppError(failure);
     if (isServerFault(err)) logger.error({ err: err.cause ?? err }, 'evaluation failed');
     // Flipt's gateway names the reason of a 401 in WWW-Authenticate.
@@ -123,33 +136,35 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
     } else {
       sendError(res, err, extraHeaders);
     }
+    answered(route, res, started);
   }
 
-  function settle(route: HttpRoute, call: HttpCall, outcome: Outcome<unknown>): void {
+  function settle(route: HttpRoute, call: HttpCall, started: number, outcome: Outcome<unknown>): void {
     if (outcome instanceof AppError) {
-      fail(route, call.res, outcome);
+      fail(route, call.res, started, outcome);
       return;
     }
     try {
       route.respond(call, outcome);
     } catch (err) {
-      fail(route, call.res, err);
+      fail(route, call.res, started, err);
+      return;
     }
+    answered(route, call.res, started);
   }
 
   function evaluate(route: HttpRoute, call: HttpCall, input: HttpInput, caller: Caller | undefined, started: number): void {
     const operation = route.operation as EvaluationOperation<unknown, unknown>;
     const outcome = runEvaluation(run, operation, input, route.surface, caller, started);
-    if (outcome instanceof Promise) outcome.then((late) => settle(route, call, late));
-    else settle(route, call, outcome);
+    if (outcome instanceof Promise) outcome.then((late) => settle(route, call, started, late));
+    else settle(route, call, started, outcome);
   }
 
   /** Serves a matched route to a request let through by the access policy. */
-  function serve(req: IncomingMessage, res: ServerResponse, route: HttpRoute, params: string[], pretty: boolean, caller: Caller | undefined): void {
-    const started = performance.now();
+  function serve(req: IncomingMessage, res: ServerResponse, route: HttpRoute, params: string[], pretty: boolean, caller: Caller | undefined, started: number): void {
     // Until the initial sync no route answers, so nothing reflects a partial state.
     if (!run.source.ready()) {
-      fail(route, res, NOT_READY);
+      fail(route, res, started, NOT_READY);
       return;
     }
     const accept = req.headers.accept;
@@ -157,7 +172,7 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
     if (route.operation === undefined) {
       // A fixed answer touches no namespace: a scoped caller may not have it.
       const refused = caller?.namespace === undefined ? undefined : scopeRefusal(policy, route.surface, caller);
-      settle(route, call, refused);
+      settle(route, call, started, refused);
       return;
     }
     if (!route.body) {
@@ -166,14 +181,14 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
     }
     readBody(req, limitBytes, (err, text) => {
       if (text === undefined) {
-        fail(route, res, err, err instanceof AppError && err.httpStatus === 413 ? CLOSE : undefined);
+        fail(route, res, started, err, err instanceof AppError && err.httpStatus === 413 ? CLOSE : undefined);
         return;
       }
       let body: Fields;
       try {
         body = parseJsonObject(text);
       } catch (parseErr) {
-        fail(route, res, parseErr);
+        fail(route, res, started, parseErr);
         return;
       }
       evaluate(route, call, new HttpInput(body, params, req.headers), caller, started);
@@ -195,21 +210,22 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
       return;
     }
     const { route, params, pretty } = match;
+    const started = performance.now();
     let caller: Resolved;
     try {
       caller = policy.callerOf(route.surface, () => credentials?.resolve(req));
     } catch (err) {
-      fail(route, res, err);
+      fail(route, res, started, err);
       return;
     }
     if (caller instanceof Promise) {
       caller.then(
-        (verified) => serve(req, res, route, params, pretty, verified),
-        (err: unknown) => fail(route, res, err),
+        (verified) => serve(req, res, route, params, pretty, verified, started),
+        (err: unknown) => fail(route, res, started, err),
       );
       return;
     }
-    serve(req, res, route, params, pretty, caller);
+    serve(req, res, route, params, pretty, caller, started);
   };
   return Object.assign(handle, { routes: routes.list() });
 }

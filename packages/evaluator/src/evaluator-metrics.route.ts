@@ -6,16 +6,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { registerEvaluationMetrics } from './metrics/evaluation-metrics.js';
 import type { EvaluationTally } from './metrics/evaluation-tally.js';
+import { registerRequestMetrics, type RequestTally } from './metrics/request-tally.js';
 import type { NatsSnapshotSource } from './nats-snapshot-source.js';
+
+/** The process's counts beside the source's state: evaluations (unless `metrics.enabled` is false) and requests. */
+export interface EvaluatorTallies {
+  evaluations?: EvaluationTally | undefined;
+  requests?: RequestTally;
+}
 
 /** What the metrics read of the source. */
 export type MetricsSource = Pick<NatsSnapshotSource, 'ready' | 'namespaces' | 'usage' | 'counts'>;
 
 /** A registry with the process metrics and the evaluator's snapshot metrics over `source`. */
-export function createEvaluatorRegistry(source: MetricsSource, now: () => number = Date.now, tally?: EvaluationTally): Registry {
+export function createEvaluatorRegistry(source: MetricsSource, now: () => number = Date.now, tallies: EvaluatorTallies = {}): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  if (tally !== undefined) registerEvaluationMetrics(registry, tally);
+  if (tallies.evaluations !== undefined) registerEvaluationMetrics(registry, tallies.evaluations);
+  if (tallies.requests !== undefined) registerRequestMetrics(registry, tallies.requests);
   const registers = [registry];
 
   new Gauge({
@@ -98,9 +106,9 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
 export function createEvaluatorMetricsHandler(
   source: MetricsSource,
   now: () => number = Date.now,
-  tally?: EvaluationTally,
+  tallies: EvaluatorTallies = {},
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-  const registry = createEvaluatorRegistry(source, now, tally);
+  const registry = createEvaluatorRegistry(source, now, tallies);
   return (req, res, next) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || req.method !== 'GET') {

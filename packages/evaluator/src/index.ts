@@ -23,6 +23,8 @@ export { createEvaluatorMetricsHandler } from './evaluator-metrics.route.js';
 export { EvaluationTally, LATENCY_BOUNDS_MS } from './metrics/evaluation-tally.js';
 export type { EvaluationRecorder } from './metrics/evaluation-tally.js';
 export { registerEvaluationMetrics } from './metrics/evaluation-metrics.js';
+export { registerRequestMetrics, RequestTally } from './metrics/request-tally.js';
+export type { RequestRecorder } from './metrics/request-tally.js';
 export type { MetricsSource } from './evaluator-metrics.route.js';
 export type { EvaluatorAuthOptions } from './http/request-credentials.js';
 export type { LegacyBatchEvaluationResponse, LegacyEvaluationResponse } from './operations/legacy-responses.js';

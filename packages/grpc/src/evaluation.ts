@@ -8,7 +8,7 @@ export { fromProtoStruct, fromProtoValue, fromTimestamp, toProtoStruct, toProtoV
 export type { ProtoStruct, ProtoTimestamp, ProtoValue } from './proto-values.js';
 export { loadOptions, packageDefinition, protoDescriptor, protoFiles, protosDirectory, serviceDefinition, useProtoDescriptor } from './proto-loading.js';
 export { startGrpcServer } from './grpc-server.js';
-export type { GrpcServerOptions, GrpcTls, RunningGrpcServer } from './grpc-server.js';
+export type { CallRecorder, GrpcServerOptions, GrpcTls, RunningGrpcServer } from './grpc-server.js';
 export { grpcStatusOf } from './grpc-status.js';
 export type { GrpcErrorStatus } from './grpc-status.js';
 export { CallAuth, credentialOf } from './call-auth.js';

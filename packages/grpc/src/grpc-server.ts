@@ -34,6 +34,13 @@ export interface GrpcServerOptions {
   logger: GrpcLogger;
   /** Looks up each binding's service in the protos; the project's protos when not set. */
   definitionOf?: (service: string) => ServiceDefinition;
+  /** Hears of every call answered (for `/metrics`): service, method, status code, milliseconds. */
+  calls?: CallRecorder;
+}
+
+/** What the server reports of each call it answered. */
+export interface CallRecorder {
+  grpc(service: string, method: string, code: number, ms: number): void;
 }
 
 /** A listening gRPC server. */
@@ -67,7 +74,7 @@ async function runCall(binding: GrpcBinding, method: GrpcMethod, call: UnaryCall
 }
 
 /** The grpc-js implementation of one binding; throws on a method its service does not declare as unary. */
-function implementationOf(binding: GrpcBinding, definition: ServiceDefinition, auth: CallAuth, logger: GrpcLogger): UntypedServiceImplementation {
+function implementationOf(binding: GrpcBinding, definition: ServiceDefinition, auth: CallAuth, logger: GrpcLogger, calls: CallRecorder | undefined): UntypedServiceImplementation {
   const implementation: UntypedServiceImplementation = {};
   for (const [name, method] of Object.entries(binding.methods)) {
     const attrs = definition[name];
@@ -77,8 +84,9 @@ function implementationOf(binding: GrpcBinding, definition: ServiceDefinition, a
     implementation[name] = (call: UnaryCall, callback: sendUnaryData<unknown>) => {
       const started = performance.now();
       const done = (code: GrpcStatus): void => {
-        const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-        logger.debug({ method: path, code, durationMs }, 'grpc call');
+        const elapsed = performance.now() - started;
+        calls?.grpc(binding.service, name, code, elapsed);
+        logger.debug({ method: path, code, durationMs: Math.round(elapsed * 1000) / 1000 }, 'grpc call');
       };
       runCall(binding, method, call, auth).then(
         (response) => {
@@ -107,7 +115,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const server = new Server(options.maxMessageBytes === undefined ? {} : { 'grpc.max_receive_message_length': options.maxMessageBytes });
   for (const binding of options.bindings) {
     const definition = definitionOf(binding.service);
-    server.addService(definition, implementationOf(binding, definition, auth, logger));
+    server.addService(definition, implementationOf(binding, definition, auth, logger, options.calls));
   }
 
   const health = options.health === undefined ? undefined : new GrpcHealth(options.health, options.bindings.map((b) => b.service), logger);

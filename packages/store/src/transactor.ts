@@ -122,9 +122,10 @@ export class Transactor {
   async transact<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints?: DbErrorHints): Promise<T> {
     const at = this.now();
     const actor = this.actorOf();
+    const started = performance.now();
     const committed = await this.retrying(
       () =>
-        this.knex.transaction(async (trx): Promise<{ value: T; change: CommittedChange }> => {
+        this.knex.transaction(async (trx): Promise<{ value: T; change: Omit<CommittedChange, 'durationMs'> }> => {
           const written = await work(trx, at);
           const effect = await readEffect(trx, written.namespaceKey, written.change.touched);
           const record = toRecord(written.change, written.namespaceKey, written.revision, at, actor);
@@ -133,7 +134,7 @@ export class Transactor {
         }),
       hints,
     );
-    await this.listeners.announce(committed.change);
+    await this.listeners.announce({ ...committed.change, durationMs: performance.now() - started });
     return committed.value;
   }
 

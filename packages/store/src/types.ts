@@ -28,6 +28,8 @@ export type SnapshotEffect =
 export interface CommittedChange {
   record: ChangeRecord;
   effect: SnapshotEffect;
+  /** How long the write took to commit, retries of a raced transaction included. */
+  durationMs: number;
 }
 
 /**

@@ -3,11 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DigestSet, EMPTY_DIGEST_SET } from '@ensign/auth';
 import { type DigestBus, type DigestWatch, openDigestBus } from '@ensign/bus';
 import { AppError, Code, errorBody } from '@ensign/core';
-import { createEvaluationHandler, createEvaluatorHealthHandler, createEvaluatorMetricsHandler, createHealthCheck, EvaluationTally, NatsSnapshotSource } from '@ensign/evaluator';
+import { createEvaluationHandler, createEvaluatorHealthHandler, createEvaluatorMetricsHandler, createHealthCheck, NatsSnapshotSource } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import type { Logger } from 'pino';
 import { digestSetFromBus } from '../auth-digests.js';
 import { configuredJwtVerifier, evaluatorAuth } from '../authentication.js';
+import { countingOf } from '../counting.js';
 import type { EnsignConfig } from '../config/config.schema.js';
 import { grpcAuth, startGrpcListener } from '../grpc-listener.js';
 import { listen, type RunningServer } from '../http-server.js';
@@ -70,13 +71,21 @@ export async function evaluatorCommand(config: EnsignConfig, logger: Logger, sto
     if (digestBus !== undefined) digestWatch = await watchDigests(digestBus, digests);
     const auth = evaluatorAuth(config.authentication, () => digests.current, configuredJwtVerifier(config.authentication));
     // Evaluations are counted in one tally for every transport and read when /metrics is scraped.
-    const recorder = config.metrics.enabled ? new EvaluationTally() : undefined;
-    const counting = recorder === undefined ? {} : { recorder };
+    const counting = countingOf(config);
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth, ...counting });
     const health = createEvaluatorHealthHandler(source);
-    const metrics = createEvaluatorMetricsHandler(source, Date.now, recorder);
+    const metrics = createEvaluatorMetricsHandler(source, Date.now, { evaluations: counting.recorder, requests: counting.requests });
     // gRPC first: once /health answers, every port of the evaluator is served.
-    grpc = await startGrpcListener({ config, logger, bindings: evaluationBindings({ source, ...counting }), auth: grpcAuth(auth), readiness: createHealthCheck(source), tls });
+    const { recorder, requests } = counting;
+    grpc = await startGrpcListener({
+      config,
+      logger,
+      bindings: evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }),
+      auth: grpcAuth(auth),
+      readiness: createHealthCheck(source),
+      tls,
+      ...(requests === undefined ? {} : { calls: requests }),
+    });
     server = await listen((req, res) => evaluate(req, res, () => health(req, res, () => metrics(req, res, () => notFound(req, res)))), {
       host: config.server.host,
       port: config.server.http_port,

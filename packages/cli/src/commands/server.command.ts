@@ -2,12 +2,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { currentActor } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { createApp, createMetricsRegistry, HistoryRetention, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
-import { createEvaluationHandler, EvaluationTally, InProcessSnapshotSource, registerEvaluationMetrics } from '@ensign/evaluator';
+import { type AuditTrail, createApp, createMetricsRegistry, HistoryRetention, registerWriteMetrics, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
+import { createEvaluationHandler, InProcessSnapshotSource } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import { authBindings, fliptBinding } from '@ensign/grpc/management';
 import type { SqlStore } from '@ensign/store';
 import type { Logger } from 'pino';
+import { openAuditTrail } from '../audit-trail.js';
+import { countingOf } from '../counting.js';
 import { createServerAuthentication, type ServerAuthentication } from '../authentication.js';
 import type { EnsignConfig } from '../config/config.schema.js';
 import { openConfiguredStore } from '../database.js';
@@ -45,6 +47,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   let server: RunningServer;
   let grpc: RunningGrpcServer | undefined;
   let retention: HistoryRetention | undefined;
+  let audit: AuditTrail | undefined;
   /** Stops publishing to NATS: the reconcile loop, the follower, then what is queued (bounded), then the connection. */
   const closeBus = async (): Promise<void> => {
     await reconciler?.stop();
@@ -65,6 +68,11 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
     else logger.info('database schema is up to date');
     const metrics = createMetricsRegistry();
+    store.onCommit(registerWriteMetrics(metrics));
+    // Audit sinks hear every committed change; recording is synchronous and never waits on a sink.
+    audit = openAuditTrail(config, logger, metrics);
+    const trail = audit;
+    if (trail !== undefined) store.onCommit((change) => trail.record(change.record));
     // Management reads come from the cache; each committed write invalidates what it changed, here and on the other control planes.
     readCache = openConfiguredReadCache(config, logger, metrics);
     if (readCache !== undefined) store.onCommit(readCache.invalidator.notify);
@@ -111,11 +119,12 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
 
     const managed = readCache === undefined ? store : withReadCache(store, readCache.cache);
     const ui = config.ui.enabled ? loadUi(logger, embedded.ui) : undefined;
-    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, auth: authentication.app, ...(ui === undefined ? {} : { ui }) });
-    // Evaluations are counted in one tally for every transport and read when /metrics is scraped.
-    const recorder = config.metrics.enabled ? new EvaluationTally() : undefined;
-    if (recorder !== undefined) registerEvaluationMetrics(metrics, recorder);
-    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...(recorder === undefined ? {} : { recorder }) });
+    // Evaluations, HTTP requests (evaluation and management routes alike) and gRPC calls are each
+    // counted in one tally for every transport, and read when /metrics is scraped.
+    const counting = countingOf(config, metrics);
+    const { recorder, requests } = counting;
+    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }) });
+    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...counting });
     // gRPC first: once /health answers, every port of the instance is served.
     grpc = await startGrpcListener({
       config,
@@ -124,12 +133,14 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
       auth: grpcAuth(authentication.evaluator, authentication.app.authenticator),
       readiness: managed,
       tls,
+      ...(requests === undefined ? {} : { calls: requests }),
     });
     server = await listen(composeHandlers(evaluate, app.callback()), { host: config.server.host, port: config.server.http_port, ...(tls === undefined ? {} : { tls }) });
   } catch (err) {
     logger.error({ err }, `start-up failed: ${(err as Error).message}`);
     await grpc?.shutdown(0).catch(() => undefined);
     await retention?.stop().catch(() => undefined);
+    await audit?.close(0).catch(() => undefined);
     await closeAuthentication().catch(() => undefined);
     await closeBus().catch(() => undefined);
     await readCache?.close().catch(() => undefined);
@@ -147,6 +158,8 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     await readCache?.invalidator.settled();
     await readCache?.close();
     await retention?.stop();
+    // What the sinks still hold is delivered, within the shutdown timeout.
+    await audit?.close(config.server.shutdown_timeout);
     await closeAuthentication();
     await closeBus();
     await store.close();

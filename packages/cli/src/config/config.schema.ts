@@ -6,6 +6,7 @@
 import { parseDatabaseUrl } from '@ensign/store/database-url';
 import { boolean, duration, integer, type Kind, listMapping, oneOf, port, redactUrlPassword, secret, stringList, text } from './config.kinds.js';
 import { oidcProviders } from './oidc-providers.kind.js';
+import { webhookTemplates } from './webhook-templates.kind.js';
 
 /** One configuration setting. */
 export interface Setting<K extends string = string, T = unknown> {
@@ -120,7 +121,18 @@ export const SETTINGS = [
   setting('authentication.methods.jwt.validate_claims.issuer', text({ allowEmpty: true }), '', 'Required `iss` claim; empty = not checked.'),
   setting('authentication.methods.jwt.validate_claims.subject', text({ allowEmpty: true }), '', 'Required `sub` claim; empty = not checked.'),
   setting('authentication.methods.jwt.validate_claims.audiences', stringList(), [], 'Accepted `aud` values; empty = not checked.'),
-  setting('metrics.enabled', boolean(), true, 'Count evaluations per namespace and flag for /metrics (Flipt\'s flipt_evaluations_requests_total, _results_total, _errors_total, _latency_milliseconds); false leaves them out and the evaluation path does no counting.'),
+  setting('metrics.enabled', boolean(), true, 'Count evaluations per namespace and flag (Flipt\'s flipt_evaluations_*) and HTTP requests and gRPC calls by route and status for /metrics; false leaves them out and the request paths do no counting.'),
+  setting('audit.events', stringList(), ['*:*'], 'Which changes go to the audit sinks: <noun>:<verb> pairs (nouns namespace, flag, variant, segment, constraint, rule, distribution, rollout, token or *; verbs created, updated, deleted or *).'),
+  setting('audit.buffer.capacity', integer(2, 10), 2, 'Events the sinks are sent at once: a batch goes out when this many wait, or after flush_period.'),
+  setting('audit.buffer.flush_period', duration({ min: 1000 }), 120_000, 'Longest an event waits in the buffer before the sinks get it (Flipt accepts 2m–5m; Ensign also shorter, down to 1s).'),
+  setting('audit.sinks.log.enabled', boolean(), false, 'Append every audit event to a file as one JSON line (Flipt\'s event JSON).'),
+  setting('audit.sinks.log.file', text({ allowEmpty: true }), '', 'The audit log file; required when the log sink is enabled.'),
+  setting('audit.sinks.log.encoding', oneOf(['json']), 'json', 'Line format of the audit log; only json.'),
+  setting('audit.sinks.webhook.enabled', boolean(), false, 'POST every audit event to a webhook (Flipt\'s event JSON, version 0.2).'),
+  setting('audit.sinks.webhook.url', text({ allowEmpty: true, redact: redactUrlPassword }), '', 'Where events are POSTed; exactly one of url and templates when the webhook sink is enabled.'),
+  setting('audit.sinks.webhook.signing_secret', secret(), '', 'When set, each POST carries x-flipt-webhook-signature: the hex HMAC-SHA256 of the body with this secret. Secret.'),
+  setting('audit.sinks.webhook.max_backoff_duration', duration({ min: 1 }), 15_000, 'How long a failing delivery is retried (exponential backoff) before the event is given up, logged and counted.'),
+  setting('audit.sinks.webhook.templates', webhookTemplates(), [], 'Flipt\'s webhook templates: a list of {url, body (a Go text/template of the JSON body), headers}; a JSON array in the environment.'),
   setting('audit.retention', duration(), 7_776_000_000, 'How long the change history (GET /api/v1/audit/events) keeps an entry; older ones are deleted hourly (0 = kept forever).'),
 ] as const;
 

@@ -44,12 +44,21 @@ export class BusPublisher {
   private readonly lanes = new KeyedLanes();
   /** Namespaces whose latest publish failed: the bucket may be behind for them. */
   private readonly failed = new Set<string>();
+  /** Per namespace, when the oldest change not yet in the bucket asked to be published. */
+  private readonly pendingSince = new Map<string, number>();
+  private lagListener: ((ms: number) => void) | undefined;
 
   constructor(private readonly options: BusPublisherOptions) {}
 
   /** Publishes the namespace's current version soon; never throws. */
   publish(namespaceKey: string, compact = false): void {
+    if (!this.pendingSince.has(namespaceKey)) this.pendingSince.set(namespaceKey, performance.now());
     this.lanes.run(namespaceKey, () => this.publishNow(namespaceKey, compact));
+  }
+
+  /** Hears, after each successful publish, how long its oldest change waited to reach the bucket. */
+  onLag(listener: (ms: number) => void): void {
+    this.lagListener = listener;
   }
 
   remove(namespaceKey: string, revision: number): void {
@@ -76,6 +85,8 @@ export class BusPublisher {
 
   private async publishNow(namespaceKey: string, compact: boolean): Promise<void> {
     const { tracker, current, bus } = this.options;
+    const since = this.pendingSince.get(namespaceKey);
+    this.pendingSince.delete(namespaceKey);
     const version = current(namespaceKey);
     if (version === undefined) return;
     const track = tracker.get(namespaceKey);
@@ -94,6 +105,7 @@ export class BusPublisher {
       }
       track.published = Math.max(track.published, version.revision);
       this.failed.delete(namespaceKey);
+      if (since !== undefined) this.lagListener?.(performance.now() - since);
     } catch (err) {
       this.fail(namespaceKey, version.revision, err);
     }

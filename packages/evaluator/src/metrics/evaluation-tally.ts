@@ -6,6 +6,7 @@
  * bounded by the flags.
  */
 import type { BooleanResult, EvaluationFailure, VariantResult } from '@ensign/engine';
+import { HistogramTally } from './histogram-tally.js';
 
 /** Upper bounds (ms) of the latency buckets: the OpenTelemetry default that Flipt's exporter uses. */
 export const LATENCY_BOUNDS_MS: readonly number[] = [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 7500, 10000];
@@ -30,20 +31,14 @@ export interface ResultCount {
 
 /** One flag's counts. */
 export class FlagTally {
-  requests = 0;
   errors = 0;
-  /** Per bucket of LATENCY_BOUNDS_MS, then the +Inf bucket; not cumulative. */
-  readonly latencyBuckets = new Float64Array(LATENCY_BOUNDS_MS.length + 1);
-  latencySum = 0;
+  readonly latency = new HistogramTally(LATENCY_BOUNDS_MS);
   /** By a key naming the result's labels. */
   readonly results = new Map<string, ResultCount>();
 
-  observe(ms: number): void {
-    this.requests++;
-    this.latencySum += ms;
-    let i = 0;
-    while (i < LATENCY_BOUNDS_MS.length && ms > (LATENCY_BOUNDS_MS[i] as number)) i++;
-    this.latencyBuckets[i] = (this.latencyBuckets[i] as number) + 1;
+  /** Every evaluation is a request: `flipt_evaluations_requests_total` is the latency's count. */
+  get requests(): number {
+    return this.latency.count;
   }
 
   count(key: string, labels: (key: string) => ResultLabels): void {
@@ -80,19 +75,19 @@ export class EvaluationTally implements EvaluationRecorder {
 
   variant(namespaceKey: string, flagKey: string, result: VariantResult, ms: number): void {
     const tally = this.tallyOf(namespaceKey, flagKey);
-    tally.observe(ms);
+    tally.latency.observe(ms);
     tally.count(keyOf(result, variantKey), () => variantLabels(result));
   }
 
   boolean(namespaceKey: string, flagKey: string, result: BooleanResult, ms: number): void {
     const tally = this.tallyOf(namespaceKey, flagKey);
-    tally.observe(ms);
+    tally.latency.observe(ms);
     tally.count(keyOf(result, booleanKey), () => booleanLabels(result));
   }
 
   error(namespaceKey: string, flagKey: string, ms: number): void {
     const tally = this.tallyOf(namespaceKey, flagKey);
-    tally.observe(ms);
+    tally.latency.observe(ms);
     tally.errors++;
   }
 
