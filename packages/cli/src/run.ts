@@ -4,6 +4,7 @@ import { ConfigError, type LoadedConfig, loadConfig } from './config/config.load
 import type { EmbeddedResources } from './embedded.js';
 import { createLogger } from './logger.js';
 import { buildInfo } from './version.js';
+import { type RunningTracing, startTracing } from './otel-tracing.js';
 import { keepYoungGenerationSmall } from './young-generation.js';
 
 /** What an invocation may touch of its process. */
@@ -56,11 +57,23 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
   }
   // Listening for the stop signals before loading, so one that arrives meanwhile still stops the command once started.
   const stopSignal = io.waitForStop();
-  if (invocation.command === 'evaluator') {
-    keepYoungGenerationSmall(process.execArgv, io.env.NODE_OPTIONS);
-    const { evaluatorCommand } = await import('./commands/evaluator.command.js');
-    return evaluatorCommand(loaded.config, logger, stopSignal, (line) => io.stderr(`${line}\n`));
+  // The OpenTelemetry SDK is loaded only when tracing is enabled; the last spans are flushed after the command.
+  let tracing: RunningTracing | undefined;
+  try {
+    tracing = await startTracing(loaded.config.tracing, invocation.command, logger);
+  } catch (err) {
+    logger.error({ err }, `start-up failed: tracing: ${(err as Error).message}`);
+    return 1;
   }
-  const { serverCommand } = await import('./commands/server.command.js');
-  return serverCommand(loaded.config, logger, stopSignal, embedded);
+  try {
+    if (invocation.command === 'evaluator') {
+      keepYoungGenerationSmall(process.execArgv, io.env.NODE_OPTIONS);
+      const { evaluatorCommand } = await import('./commands/evaluator.command.js');
+      return await evaluatorCommand(loaded.config, logger, stopSignal, (line) => io.stderr(`${line}\n`));
+    }
+    const { serverCommand } = await import('./commands/server.command.js');
+    return await serverCommand(loaded.config, logger, stopSignal, embedded);
+  } finally {
+    await tracing?.shutdown();
+  }
 }

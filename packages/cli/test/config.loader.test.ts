@@ -59,6 +59,7 @@ test('without a file or environment every setting has its documented default', (
       },
     },
     metrics: { enabled: true },
+    tracing: { enabled: false, exporter: 'otlp', sampling_ratio: 1, propagators: ['tracecontext', 'baggage'], otlp: { endpoint: 'localhost:4317', headers: {} } },
     audit: {
       events: ['*:*'],
       buffer: { capacity: 2, flush_period: 120_000 },
@@ -162,8 +163,8 @@ test('log.level accepts Flipt\'s upper-case spelling and stores it lower-case', 
 
 test('unknown keys give one warning each, naming the top-most unknown path, and are not fatal', (t) => {
   const yaml = [
-    'tracing:',
-    '  enabled: true',
+    'meta:',
+    '  check_for_updates: false',
     'cache:',
     '  memory:',
     '    eviction_interval: 5m',
@@ -178,7 +179,7 @@ test('unknown keys give one warning each, naming the top-most unknown path, and 
   const { config, warnings } = fromYaml(yaml);
   t.is(config.server.http_port, 8081);
   t.deepEqual(warnings, [
-    'unknown configuration key "tracing" in ensign.yml ignored',
+    'unknown configuration key "meta" in ensign.yml ignored',
     'unknown configuration key "cache.memory.eviction_interval" in ensign.yml ignored',
     'unknown configuration key "server.https_port" in ensign.yml ignored',
     'unknown configuration key "authentication.exclude.metadata" in ensign.yml ignored',
@@ -267,6 +268,12 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['authentication.methods.jwt.validate_claims.subject', 'authentication:\n  methods: {jwt: {validate_claims: {subject: {s: 1}}}}', 'authentication.methods.jwt.validate_claims.subject: must be a non-empty string (got a mapping)'],
   ['authentication.methods.jwt.validate_claims.audiences', 'authentication:\n  methods: {jwt: {validate_claims: {audiences: 3}}}', 'authentication.methods.jwt.validate_claims.audiences: must be a list of strings (comma-separated in the environment) (got 3)'],
   ['metrics.enabled', 'metrics:\n  enabled: sometimes', 'metrics.enabled: must be true or false (got "sometimes")'],
+  ['tracing.enabled', 'tracing:\n  enabled: perhaps', 'tracing.enabled: must be true or false (got "perhaps")'],
+  ['tracing.exporter', 'tracing:\n  exporter: jaeger', 'tracing.exporter: must be one of otlp (got "jaeger")'],
+  ['tracing.sampling_ratio', 'tracing:\n  sampling_ratio: 1.5', 'tracing.sampling_ratio: must be a number from 0 to 1 (got 1.5)'],
+  ['tracing.propagators', 'tracing:\n  propagators: b3', 'tracing.propagators: "b3" is not supported (tracecontext, baggage)'],
+  ['tracing.otlp.endpoint', 'tracing:\n  otlp: {endpoint: [a]}', 'tracing.otlp.endpoint: must be a non-empty string (got a list)'],
+  ['tracing.otlp.headers', 'tracing:\n  otlp: {headers: {x-api-key: 3}}', 'tracing.otlp.headers: must be a mapping of names to strings (a JSON object in the environment) (got a mapping)'],
   ['audit.events', 'audit:\n  events: 3', 'audit.events: must be a list of strings (comma-separated in the environment) (got 3)'],
   ['audit.buffer.capacity', 'audit:\n  buffer: {capacity: 1}', 'audit.buffer.capacity: must be an integer between 2 and 10 (got 1)'],
   ['audit.buffer.flush_period', 'audit:\n  buffer: {flush_period: soon}', 'audit.buffer.flush_period: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "soon")'],

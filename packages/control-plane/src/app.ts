@@ -31,6 +31,7 @@ import type { AppRouter, AppState } from './http/app-state.js';
 import { jsonBodyMiddleware } from './http/body.middleware.js';
 import { errorsMiddleware } from './http/errors.middleware.js';
 import { requestLogMiddleware } from './http/request-log.middleware.js';
+import { tracingMiddleware } from './http/tracing.middleware.js';
 import { type HttpRequestRecorder, requestMetricsMiddleware } from './http/request-metrics.middleware.js';
 import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/routing.middleware.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const { auth } = deps;
   const api = apiRouter(deps.store, bodyLimitBytes, auth?.policy ?? AccessPolicy.OPEN);
 
+  app.use(tracingMiddleware());
   app.use(requestLogMiddleware(deps.logger));
   if (deps.requests !== undefined) app.use(requestMetricsMiddleware(deps.requests));
   app.use(errorsMiddleware());

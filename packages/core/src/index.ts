@@ -29,6 +29,8 @@ export type { AuditEntry, AuditPage, AuditQuery } from './audit.js';
 export { decodeListAuditEvents } from './decode/audit.decode.js';
 export { KeyedLanes } from './keyed-lanes.js';
 export { PeriodicTask } from './periodic-task.js';
+export { activeTracing, installTracing, traced } from './tracing.js';
+export type { SpanAttributes, TraceCarrier, TraceSpan, Tracing } from './tracing.js';
 export { isNewer } from './newer.js';
 export type {
   Constraint,

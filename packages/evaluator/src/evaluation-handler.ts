@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessPolicy, type Caller, type Resolved, type Surface } from '@ensign/auth';
-import { AppError, Code, DEFAULT_BODY_LIMIT_BYTES, type Fields, isServerFault } from '@ensign/core';
+import { activeTracing, AppError, Code, DEFAULT_BODY_LIMIT_BYTES, type Fields, isServerFault, type Tracing } from '@ensign/core';
 import type { Logger } from 'pino';
 import { parseJsonObject, readBody } from './http/body-reader.js';
 import { type HttpCall, HttpInput } from './http/http-call.js';
@@ -195,7 +195,30 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
     });
   }
 
+  /** One server span per request when tracing is on: it ends when the answer has been written. */
+  const traced = (tracing: Tracing, req: IncomingMessage, res: ServerResponse, route: HttpRoute, serve: () => void): Promise<void> =>
+    tracing.inSpan(`${route.method} ${route.path}`, { 'http.request.method': route.method, 'http.route': route.path }, (span) =>
+      new Promise<void>((resolve) => {
+        res.once('finish', () => {
+          span.setAttributes({ 'http.response.status_code': res.statusCode });
+          if (res.statusCode >= 500) span.fail(new Error(`HTTP ${res.statusCode}`));
+          resolve();
+        });
+        res.once('close', resolve);
+        serve();
+      }), req.headers);
+
   const handle = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    const tracing = activeTracing();
+    if (tracing === undefined) dispatch(req, res, next);
+    else {
+      const match = routes.match(req.method ?? 'GET', req.url ?? '/');
+      if (match?.kind === 'route') void traced(tracing, req, res, match.route, () => dispatch(req, res, next));
+      else dispatch(req, res, next);
+    }
+  };
+
+  const dispatch = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const match = routes.match(req.method ?? 'GET', req.url ?? '/');
     if (match === undefined) {
       next();

@@ -6,6 +6,7 @@
 import { type Metadata, Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData, status as GrpcStatus, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { ServiceDefinition } from '@grpc/proto-loader';
 import { actorOf, runAs } from '@ensign/auth';
+import { activeTracing } from '@ensign/core';
 import { CallAuth, type CallAuthOptions } from './call-auth.js';
 import type { GrpcBinding, GrpcMethod } from './grpc-binding.js';
 import type { GrpcLogger } from './grpc-logger.js';
@@ -63,6 +64,15 @@ function authorizationOf(metadata: Metadata): string | undefined {
   return typeof first === 'string' ? first : undefined;
 }
 
+/** `runCall` in a server span when tracing is on, continuing the caller's trace from the metadata. */
+function tracedCall(binding: GrpcBinding, name: string, method: GrpcMethod, call: UnaryCall, auth: CallAuth): Promise<unknown> {
+  const tracing = activeTracing();
+  if (tracing === undefined) return runCall(binding, method, call, auth);
+  const carrier = call.metadata.getMap() as Record<string, string>;
+  const attributes = { 'rpc.system': 'grpc', 'rpc.service': binding.service, 'rpc.method': name };
+  return tracing.inSpan(`${binding.service}/${name}`, attributes, () => runCall(binding, method, call, auth), carrier);
+}
+
 /** Authenticates, checks the namespace scope, runs the handler. */
 async function runCall(binding: GrpcBinding, method: GrpcMethod, call: UnaryCall, auth: CallAuth): Promise<unknown> {
   const caller = await auth.callerOf(binding.surface, authorizationOf(call.metadata));
@@ -88,7 +98,7 @@ function implementationOf(binding: GrpcBinding, definition: ServiceDefinition, a
         calls?.grpc(binding.service, name, code, elapsed);
         logger.debug({ method: path, code, durationMs: Math.round(elapsed * 1000) / 1000 }, 'grpc call');
       };
-      runCall(binding, method, call, auth).then(
+      tracedCall(binding, name, method, call, auth).then(
         (response) => {
           callback(null, response);
           done(GrpcStatus.OK);

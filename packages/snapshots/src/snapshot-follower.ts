@@ -3,7 +3,7 @@
  * snapshot or delta that fails to compile or verify stays out, logged once" and "a gap is healed by
  * fetching the whole namespace" are decided, for control planes and evaluators alike.
  */
-import { isNewer } from '@ensign/core';
+import { isNewer, traced } from '@ensign/core';
 import type { CompileOptions } from '@ensign/engine';
 import type { FollowedBucket, FollowedEntry } from './followed-bucket.js';
 import type { SnapshotDelta } from './snapshot-delta.js';
@@ -90,8 +90,12 @@ export class SnapshotFollower {
     return this.refusals.refused(namespaceKey, revision);
   }
 
-  /** Handles one entry of the watch; never throws. */
-  async take(entry: FollowedEntry): Promise<void> {
+  /** Handles one entry of the watch (in a span when tracing is on); never throws. */
+  take(entry: FollowedEntry): Promise<void> {
+    return traced('ensign.snapshot.apply', { 'ensign.namespace': entry.namespaceKey, 'ensign.entry': entry.kind }, () => this.takeEntry(entry));
+  }
+
+  private async takeEntry(entry: FollowedEntry): Promise<void> {
     const { holder } = this.options;
     const key = entry.namespaceKey;
     if (entry.kind === 'delete') {

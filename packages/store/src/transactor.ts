@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Actor, AppError } from '@ensign/core';
+import { type Actor, type AppError, type TraceSpan, traced } from '@ensign/core';
 import { adaptDbError, isRetryableDbError } from './adapt-db-error.js';
 import { insertChangeRecord } from './audit-log.js';
 import type { DbErrorHints } from './adapt-db-error.js';
@@ -119,7 +119,11 @@ export class Transactor {
    * database aborted because another raced it (MySQL deadlocks, PostgreSQL/CockroachDB
    * serialization failures) rolled back whole, so it is run again a few times before failing.
    */
-  async transact<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints?: DbErrorHints): Promise<T> {
+  transact<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints?: DbErrorHints): Promise<T> {
+    return traced('ensign.write', { 'db.system': this.dialect }, (span) => this.transactTraced(work, hints, span));
+  }
+
+  private async transactTraced<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints: DbErrorHints | undefined, span: TraceSpan | undefined): Promise<T> {
     const at = this.now();
     const actor = this.actorOf();
     const started = performance.now();
@@ -134,6 +138,8 @@ export class Transactor {
         }),
       hints,
     );
+    const { record } = committed.change;
+    span?.setAttributes({ 'ensign.namespace': record.namespaceKey, 'ensign.revision': record.revision, 'ensign.resource': record.resource, 'ensign.action': record.action });
     await this.listeners.announce({ ...committed.change, durationMs: performance.now() - started });
     return committed.value;
   }

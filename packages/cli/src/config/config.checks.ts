@@ -33,6 +33,8 @@ export function checkConfig(config: EnsignConfig): void {
   if (jwt.enabled && (jwt.jwks_url === '') === (jwt.public_key_file === '')) {
     throw new Error('authentication.methods.jwt: exactly one of jwks_url and public_key_file must be set');
   }
+  const unknownPropagator = config.tracing.propagators.find((p) => p !== 'tracecontext' && p !== 'baggage');
+  if (unknownPropagator !== undefined) throw new Error(`tracing.propagators: "${unknownPropagator}" is not supported (tracecontext, baggage)`);
   const { log, webhook } = config.audit.sinks;
   if (log.enabled && log.file === '') throw new Error('audit.sinks.log.file: must be set when the log sink is enabled');
   if (webhook.enabled && (webhook.url === '') === (webhook.templates.length === 0)) {

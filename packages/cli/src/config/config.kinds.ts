@@ -193,3 +193,32 @@ export function listMapping(): Kind<Record<string, string[]>> {
     format: (value) => (Object.keys(value).length === 0 ? '{}' : JSON.stringify(value)),
   };
 }
+
+/** A fraction from 0 to 1 (a sampling ratio): a YAML number or its text. */
+export function ratio(): Kind<number> {
+  const reason = 'must be a number from 0 to 1';
+  return {
+    type: 'number 0–1',
+    parse(raw) {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+      return Number.isFinite(n) && n >= 0 && n <= 1 ? ok(n) : fail(reason);
+    },
+    format: String,
+  };
+}
+
+/** A mapping of names to strings (headers): a YAML mapping, or (from the environment) a JSON object. */
+export function stringMapping(): Kind<Record<string, string>> {
+  const reason = 'must be a mapping of names to strings (a JSON object in the environment)';
+  return {
+    type: 'mapping',
+    parse(raw) {
+      const mapping = readMapping(raw);
+      if (mapping === undefined || !Object.values(mapping).every((v) => typeof v === 'string')) return fail(reason);
+      return ok(mapping as Record<string, string>);
+    },
+    format: (value) => (Object.keys(value).length === 0 ? '{}' : Object.keys(value).join(', ')),
+    // Headers carry credentials (an API key for the collector): an error never echoes the value.
+    redact: () => '***',
+  };
+}

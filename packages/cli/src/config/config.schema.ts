@@ -4,7 +4,7 @@
  * the key, so existing Flipt configuration files mostly carry over.
  */
 import { parseDatabaseUrl } from '@ensign/store/database-url';
-import { boolean, duration, integer, type Kind, listMapping, oneOf, port, redactUrlPassword, secret, stringList, text } from './config.kinds.js';
+import { boolean, duration, integer, type Kind, listMapping, oneOf, port, ratio, redactUrlPassword, secret, stringList, stringMapping, text } from './config.kinds.js';
 import { oidcProviders } from './oidc-providers.kind.js';
 import { webhookTemplates } from './webhook-templates.kind.js';
 
@@ -122,6 +122,12 @@ export const SETTINGS = [
   setting('authentication.methods.jwt.validate_claims.subject', text({ allowEmpty: true }), '', 'Required `sub` claim; empty = not checked.'),
   setting('authentication.methods.jwt.validate_claims.audiences', stringList(), [], 'Accepted `aud` values; empty = not checked.'),
   setting('metrics.enabled', boolean(), true, 'Count evaluations per namespace and flag (Flipt\'s flipt_evaluations_*) and HTTP requests and gRPC calls by route and status for /metrics; false leaves them out and the request paths do no counting.'),
+  setting('tracing.enabled', boolean(), false, 'Export OpenTelemetry traces: spans for HTTP requests, gRPC calls, writes, snapshot publishes and applies.'),
+  setting('tracing.exporter', oneOf(['otlp']), 'otlp', 'The trace exporter; only otlp (Flipt\'s jaeger and zipkin exporters are not supported: both accept OTLP).'),
+  setting('tracing.sampling_ratio', ratio(), 1, 'Share of traces started here that are sampled (a caller\'s sampled trace is always continued).'),
+  setting('tracing.propagators', stringList(), ['tracecontext', 'baggage'], 'How trace context is read from incoming requests: tracecontext (W3C traceparent) and baggage.'),
+  setting('tracing.otlp.endpoint', text(), 'localhost:4317', 'The OTLP collector: http(s)://host:port[/path] for OTLP/HTTP (path /v1/traces when none), grpc://host:port or host:port for OTLP/gRPC.'),
+  setting('tracing.otlp.headers', stringMapping(), {}, 'Headers sent with every export (an API key); a JSON object in the environment. Holds secrets.'),
   setting('audit.events', stringList(), ['*:*'], 'Which changes go to the audit sinks: <noun>:<verb> pairs (nouns namespace, flag, variant, segment, constraint, rule, distribution, rollout, token or *; verbs created, updated, deleted or *).'),
   setting('audit.buffer.capacity', integer(2, 10), 2, 'Events the sinks are sent at once: a batch goes out when this many wait, or after flush_period.'),
   setting('audit.buffer.flush_period', duration({ min: 1000 }), 120_000, 'Longest an event waits in the buffer before the sinks get it (Flipt accepts 2m–5m; Ensign also shorter, down to 1s).'),

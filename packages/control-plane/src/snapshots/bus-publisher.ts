@@ -6,7 +6,7 @@
  * namespace goes as a new hydration (compaction). Namespaces whose changes sat out of a hydration
  * for `compactAfterMs` are compacted by the schedule.
  */
-import { KeyedLanes } from '@ensign/core';
+import { KeyedLanes, traced } from '@ensign/core';
 import type { SnapshotDelta, SnapshotVersion } from '@ensign/snapshots';
 import type { NamespaceSnapshot } from '@ensign/engine';
 import type { Logger } from 'pino';
@@ -53,7 +53,7 @@ export class BusPublisher {
   /** Publishes the namespace's current version soon; never throws. */
   publish(namespaceKey: string, compact = false): void {
     if (!this.pendingSince.has(namespaceKey)) this.pendingSince.set(namespaceKey, performance.now());
-    this.lanes.run(namespaceKey, () => this.publishNow(namespaceKey, compact));
+    this.lanes.run(namespaceKey, () => traced('ensign.snapshot.publish', { 'ensign.namespace': namespaceKey }, () => this.publishNow(namespaceKey, compact)));
   }
 
   /** Hears, after each successful publish, how long its oldest change waited to reach the bucket. */

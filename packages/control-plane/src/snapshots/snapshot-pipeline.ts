@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { BusPublisher, type PublishingBus } from './bus-publisher.js';
 import { DeltaTracker } from './delta-tracker.js';
 import { buildSnapshotFlags, buildVersion } from './snapshot-builder.js';
+import { traced } from '@ensign/core';
 
 /** What the pipeline reads from storage (the SQL store provides it). */
 export interface SnapshotStateReader {
@@ -107,7 +108,10 @@ export class SnapshotPipeline {
   }
 
   /** Hears each committed change (wire it with `store.onCommit`); resolves once its namespace holds that revision. Never rejects. */
-  readonly onCommit = async (change: CommittedChange): Promise<void> => {
+  readonly onCommit = (change: CommittedChange): Promise<void> =>
+    traced('ensign.snapshot.apply', { 'ensign.namespace': change.record.namespaceKey, 'ensign.revision': change.record.revision }, () => this.apply(change));
+
+  private readonly apply = async (change: CommittedChange): Promise<void> => {
     const { record, effect } = change;
     const key = record.namespaceKey;
     const { holder, logger } = this.options;
