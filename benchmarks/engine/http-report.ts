@@ -98,11 +98,11 @@ export function printBatch(batch: TargetFigures, floor: TargetFigures, bare: Tar
   line('  its floor (parse, stringify)', batchFigures(floor, bare));
 }
 
-/** What counting evaluations for /metrics costs: the evaluator with counting against the same evaluator without. */
+/** What counting for /metrics (evaluations and requests) costs: the evaluator with it against the same evaluator with `metrics.enabled: false`. */
 export function printCounting(counted: TargetFigures, uncounted: TargetFigures): void {
   const r = ratiosTo(counted, uncounted);
   const core = r.perCoreRatio === undefined ? '' : `, ${percent(r.perCoreRatio)} per server core`;
-  console.log(`\ncounting evaluations (flipt_evaluations_*): the evaluator answers ${percent(r.requestsRatio)} of its req/s without counting (rounds ${percent(r.requestsRange[0])}–${percent(r.requestsRange[1])})${core}; p99 ${r.p99Ratio.toFixed(2)}×`);
+  console.log(`\ncounting for /metrics: with it the evaluator answers ${percent(r.requestsRatio)} of the req/s it answers with metrics.enabled false (rounds ${percent(r.requestsRange[0])}–${percent(r.requestsRange[1])})${core}; p99 ${r.p99Ratio.toFixed(2)}×`);
 }
 
 export function printLargeNamespace(f: LargeNamespaceFigures): void {
