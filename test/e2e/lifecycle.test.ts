@@ -147,12 +147,12 @@ test('an invalid configuration value exits 2 with one line on stderr naming the 
 });
 
 test('unknown configuration keys are logged once each as warnings and do not stop the server', async (t) => {
-  const server = await startEnsign({ config: { tracing: { enabled: true }, server: { https_port: 8443 }, log: { level: 'info' } } });
+  const server = await startEnsign({ config: { meta: { check_for_updates: false }, server: { https_port: 8443 }, log: { level: 'info' } } });
   t.teardown(() => server.stop());
   const warnings = logLines(server.logs()).filter((line) => line.level === 40);
   t.deepEqual(
     warnings.map((line) => line.msg.replace(/ in .*ensign\.yml/, '')),
-    ['unknown configuration key "tracing" ignored', 'unknown configuration key "server.https_port" ignored'],
+    ['unknown configuration key "meta" ignored', 'unknown configuration key "server.https_port" ignored'],
   );
 });
 
