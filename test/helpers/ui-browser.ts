@@ -51,6 +51,8 @@ export async function openPage(t: ExecutionContext, browser: Browser, url: strin
     ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
   });
   context.setDefaultTimeout(15_000);
+  // Page loads fetch the bundle from a server that shares two cores with the rest of a CI run.
+  context.setDefaultNavigationTimeout(45_000);
   const page = await context.newPage();
   const errors: string[] = [];
   const allowed = options.allowConsoleErrors ?? [/Failed to load resource: the server responded with a status of 4\d\d/];
