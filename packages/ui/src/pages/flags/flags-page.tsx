@@ -7,6 +7,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { flags as flagsApi } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { useAddressText } from '../../hooks/address-text.js';
 import { PageHeader } from '../../components/page-header.js';
 import { Pager } from '../../components/pager.js';
 import { EmptyState, ErrorBanner, Loading } from '../../components/status.js';
@@ -27,7 +28,9 @@ export function FlagsPage() {
   const { data, error, isPending, refetch } = useQuery({ queryKey: queryKeys.flags(ns), queryFn: () => flagsApi.list(ns) });
 
   const state = readFlagQuery(params);
-  const search = useDeferredValue(state.search);
+  const update = (changes: Partial<FlagQuery & { page: number }>) => setParams(writeFlagQuery({ ...state, page: 0, ...changes }), { replace: true });
+  const [searchText, setSearchText] = useAddressText(state.search, (text) => update({ search: text }));
+  const search = useDeferredValue(searchText);
   const index = useMemo(() => indexFlags(data ?? []), [data]);
   const matches = useMemo(
     () => selectFlags(index, { search, type: state.type, enabled: state.enabled, sort: state.sort }),
@@ -36,7 +39,6 @@ export function FlagsPage() {
   const page = clampPage(state.page, matches.length, FLAGS_PAGE_SIZE);
   const shown = useMemo(() => pageOf(matches, page, FLAGS_PAGE_SIZE), [matches, page]);
 
-  const update = (changes: Partial<FlagQuery & { page: number }>) => setParams(writeFlagQuery({ ...state, page: 0, ...changes }), { replace: true });
   const total = data?.length ?? 0;
   const filtered = state.search !== '' || state.type !== 'all' || state.enabled !== 'all';
   const newFlag = (
@@ -59,7 +61,7 @@ export function FlagsPage() {
   else
     body = (
       <>
-        <FlagsToolbar query={state} onChange={update} />
+        <FlagsToolbar query={{ ...state, search: searchText }} onChange={(changes) => (changes.search === undefined ? update(changes) : setSearchText(changes.search))} />
         <div className="card">
           {matches.length === 0 ? (
             <EmptyState

@@ -12,20 +12,21 @@ import { matchTypeLabel, searchSegments } from '../../lib/segment-search.js';
 import { relativeTime } from '../../lib/relative-time.js';
 import { NewSegmentDialog } from './new-segment-dialog.js';
 import './segments.css';
+import { useAddressText } from '../../hooks/address-text.js';
 
 const PAGE_SIZE = 25;
 
 export function SegmentsPage() {
   const ns = useNamespace();
   const [params, setParams] = useSearchParams();
-  const query = params.get('q') ?? '';
   const [page, setPage] = useState(0);
   const [creating, setCreating] = useState(false);
   const list = useQuery({ queryKey: queryKeys.segments(ns), queryFn: () => segments.list(ns) });
 
+  const [query, writeQuery] = useAddressText(params.get('q') ?? '', (q) => setParams(q === '' ? {} : { q }, { replace: true }));
   const setQuery = (q: string) => {
     setPage(0);
-    setParams(q === '' ? {} : { q }, { replace: true });
+    writeQuery(q);
   };
   const newButton = (
     <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
