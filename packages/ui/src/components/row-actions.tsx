@@ -9,7 +9,8 @@ export interface RowActionsProps {
   what: string;
   /** Without it, the row has no Edit button. */
   onEdit?: () => void;
-  onDelete: () => void;
+  /** Without it, the row has no Delete button (what cannot be deleted does not offer it). */
+  onDelete?: () => void;
   /** While a delete is under way. */
   deleting?: boolean;
   /** Actions before Edit, such as a link into what the row holds. */
@@ -25,9 +26,11 @@ export function RowActions({ what, onEdit, onDelete, deleting = false, children 
           Edit
         </button>
       )}
-      <button type="button" className="button button-small button-ghost danger-text" aria-label={`Delete ${what}`} disabled={deleting} onClick={onDelete}>
-        Delete
-      </button>
+      {onDelete !== undefined && (
+        <button type="button" className="button button-small button-ghost danger-text" aria-label={`Delete ${what}`} disabled={deleting} onClick={onDelete}>
+          Delete
+        </button>
+      )}
     </td>
   );
 }

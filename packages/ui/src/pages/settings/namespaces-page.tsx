@@ -1,4 +1,4 @@
-/** The namespaces of the service: create, edit, delete (asks first; the service refuses a protected one), and a way into each one's flags. */
+/** The namespaces of the service: create, edit, delete (asks first; a protected one offers no Delete), and a way into each one's flags. */
 import type { Namespace } from '@ensign/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -35,8 +35,7 @@ export function NamespacesPage() {
       title: 'Delete namespace',
       message: (
         <>
-          Delete the namespace <strong>{ns.name}</strong> (<code>{ns.key}</code>) and its segments? The service refuses while it still has flags
-          {ns.protected ? ', and it refuses a protected namespace' : ''}.
+          Delete the namespace <strong>{ns.name}</strong> (<code>{ns.key}</code>) and its segments? The service refuses while it still has flags.
         </>
       ),
       action: 'Delete namespace',
@@ -80,7 +79,7 @@ export function NamespacesPage() {
                     <td className="namespace-name" data-label="Name">{ns.name}</td>
                     <td className="muted" data-label="Description">{ns.description}</td>
                     <td data-label="Protected">{ns.protected ? <span className="badge badge-warning">Protected</span> : <span className="muted">No</span>}</td>
-                    <RowActions what={`namespace ${ns.key}`} onEdit={() => dialog.show(ns)} onDelete={() => void askDelete(ns)} deleting={remove.isPending}>
+                    <RowActions what={`namespace ${ns.key}`} onEdit={() => dialog.show(ns)} {...(ns.protected ? {} : { onDelete: () => void askDelete(ns) })} deleting={remove.isPending}>
                       <Link className="button button-small button-ghost" to={paths.flags(ns.key)} aria-label={`Flags of ${ns.key}`}>
                         Flags
                       </Link>
