@@ -6,6 +6,7 @@
  */
 import type { BatchEvaluationResponse, BooleanEvaluationResponse, EvaluationResponseItem, VariantEvaluationResponse } from '@ensign/core';
 import type { VariantResult } from '@ensign/engine';
+import { memoForFrozen } from '../frozen-memo.js';
 import { ENGINE_RESULT, type VariantAnswer } from '../operations/engine-result.js';
 
 const str = JSON.stringify;
@@ -25,18 +26,9 @@ function quoted(value: string): string {
 }
 
 /** Segment-key lists the engine shares between results are frozen: each is written once. */
-const frozenKeys = new WeakMap<readonly string[], string>();
+const sharedKeysJson = memoForFrozen((keys: readonly string[]) => str(keys));
 
-function keysJson(keys: readonly string[]): string {
-  if (keys.length === 0) return '[]';
-  if (!Object.isFrozen(keys)) return str(keys);
-  let json = frozenKeys.get(keys);
-  if (json === undefined) {
-    json = str(keys);
-    frozenKeys.set(keys, json);
-  }
-  return json;
-}
+const keysJson = (keys: readonly string[]): string => (keys.length === 0 ? '[]' : sharedKeysJson(keys));
 
 /** Numbers as JSON writes them (`null` for the non-finite values JSON cannot hold). */
 const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');

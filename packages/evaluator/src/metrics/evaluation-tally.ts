@@ -6,6 +6,7 @@
  * bounded by the flags.
  */
 import type { BooleanResult, EvaluationFailure, VariantResult } from '@ensign/engine';
+import { memoForFrozen } from '../frozen-memo.js';
 import { HistogramTally } from './histogram-tally.js';
 
 /** Upper bounds (ms) of the latency buckets: the OpenTelemetry default that Flipt's exporter uses. */
@@ -41,33 +42,18 @@ export class FlagTally {
     return this.latency.count;
   }
 
-  count(key: string, labels: (key: string) => ResultLabels): void {
+  count(key: string, labels: () => ResultLabels): void {
     const found = this.results.get(key);
     if (found !== undefined) found.count++;
-    else this.results.set(key, { labels: labels(key), count: 1 });
+    else this.results.set(key, { labels: labels(), count: 1 });
   }
 }
 
-const variantKey = (r: VariantResult): string => `v|${r.match}|${r.segmentKeys[0] ?? ''}|${r.reason}|${r.variantKey}`;
-const booleanKey = (r: BooleanResult): string => `b|${r.enabled}|${r.reason}`;
+/** A result's label key, made once per shared (frozen) result object of the engine. */
+const variantKey = memoForFrozen((r: VariantResult): string => `v|${r.match}|${r.segmentKeys[0] ?? ''}|${r.reason}|${r.variantKey}`);
+const booleanKey = memoForFrozen((r: BooleanResult): string => `b|${r.enabled}|${r.reason}`);
 const variantLabels = (r: VariantResult): ResultLabels => ({ match: String(r.match), segment: r.segmentKeys[0] ?? '', reason: r.reason, value: r.variantKey, type: 'variant' });
 const booleanLabels = (r: BooleanResult): ResultLabels => ({ value: String(r.enabled), reason: r.reason, type: 'boolean' });
-
-/**
- * The engine shares frozen result objects between evaluations (one per compiled rule and
- * outcome), so a result's label key is made once per object; a result made for one evaluation
- * gets its key made each time.
- */
-const keys = new WeakMap<object, string>();
-function keyOf<R extends object>(result: R, make: (r: R) => string): string {
-  if (!Object.isFrozen(result)) return make(result);
-  let key = keys.get(result);
-  if (key === undefined) {
-    key = make(result);
-    keys.set(result, key);
-  }
-  return key;
-}
 
 /** Every flag's counts, by namespace. */
 export class EvaluationTally implements EvaluationRecorder {
@@ -76,13 +62,13 @@ export class EvaluationTally implements EvaluationRecorder {
   variant(namespaceKey: string, flagKey: string, result: VariantResult, ms: number): void {
     const tally = this.tallyOf(namespaceKey, flagKey);
     tally.latency.observe(ms);
-    tally.count(keyOf(result, variantKey), () => variantLabels(result));
+    tally.count(variantKey(result), () => variantLabels(result));
   }
 
   boolean(namespaceKey: string, flagKey: string, result: BooleanResult, ms: number): void {
     const tally = this.tallyOf(namespaceKey, flagKey);
     tally.latency.observe(ms);
-    tally.count(keyOf(result, booleanKey), () => booleanLabels(result));
+    tally.count(booleanKey(result), () => booleanLabels(result));
   }
 
   error(namespaceKey: string, flagKey: string, ms: number): void {
