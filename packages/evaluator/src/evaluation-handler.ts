@@ -13,7 +13,7 @@ import { parseJsonObject, readBody } from './http/body-reader.js';
 import { type HttpCall, HttpInput } from './http/http-call.js';
 import { type EvaluatorAuthOptions, RequestCredentials } from './http/request-credentials.js';
 import { sendBody, sendError, sendJson } from './http/respond.js';
-import { RouteTable } from './http/route-table.js';
+import { type RouteMatch, RouteTable } from './http/route-table.js';
 import { ofrepErrorBody, toOfrepError } from './ofrep/ofrep-errors.js';
 import { batchOperation, booleanOperation, variantOperation } from './operations/evaluate.operations.js';
 import { legacyBatchOperation, legacyEvaluateOperation } from './operations/legacy.operations.js';
@@ -75,13 +75,10 @@ const PRETTY_ACCEPT = 'application/json+pretty';
 /** After a refused body the connection is closed, so the rest of it is never read. */
 const CLOSE: Record<string, string> = { Connection: 'close' };
 
-function route<R, A>(
-  path: string,
-  method: 'GET' | 'POST',
-  surface: Surface,
-  operation: EvaluationOperation<R, A> | undefined,
-  respond: (call: HttpCall, answer: A) => void,
-): HttpRoute {
+/** What a route is besides its path: method, surface, operation and how its answer is written. */
+type RouteSpecArgs<R, A> = [method: 'GET' | 'POST', surface: Surface, operation: EvaluationOperation<R, A> | undefined, respond: (call: HttpCall, answer: A) => void];
+
+function route<R, A>(path: string, ...[method, surface, operation, respond]: RouteSpecArgs<R, A>): HttpRoute {
   return {
     path,
     method,
@@ -103,20 +100,22 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   const limitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const configuration = configurationBody(options.ofrep ?? { cacheEnabled: false, cacheTtlMs: 0 });
 
-  const routes = new RouteTable<HttpRoute>()
-    .add('/evaluate/v1/variant', route('/evaluate/v1/variant', 'POST', 'evaluation', variantOperation, sendVariant))
-    .add('/evaluate/v1/boolean', route('/evaluate/v1/boolean', 'POST', 'evaluation', booleanOperation, sendBoolean))
-    .add('/evaluate/v1/batch', route('/evaluate/v1/batch', 'POST', 'evaluation', batchOperation, sendBatch))
-    .add('/evaluate/v1/namespaces/{ns}/variant', route('/evaluate/v1/namespaces/{ns}/variant', 'POST', 'evaluation', variantOperation, sendVariant))
-    .add('/evaluate/v1/namespaces/{ns}/boolean', route('/evaluate/v1/namespaces/{ns}/boolean', 'POST', 'evaluation', booleanOperation, sendBoolean))
-    .add('/internal/v1/evaluation/snapshot/namespace/{key}', route('/internal/v1/evaluation/snapshot/namespace/{key}', 'GET', 'evaluation', snapshotOperation, sendSnapshot))
-    .add('/ofrep/v1/configuration', route('/ofrep/v1/configuration', 'GET', 'ofrep', undefined, (call) => sendBody(call.res, 200, configuration)))
-    .add('/ofrep/v1/evaluate/flags', route('/ofrep/v1/evaluate/flags', 'POST', 'ofrep', ofrepBulkOperation, sendBulk))
-    .add('/ofrep/v1/evaluate/flags/{key}', route('/ofrep/v1/evaluate/flags/{key}', 'POST', 'ofrep', ofrepFlagOperation, sendFlag))
-    .add('/api/v1/evaluate', route('/api/v1/evaluate', 'POST', 'management', legacyEvaluateOperation, sendAnswer))
-    .add('/api/v1/batch-evaluate', route('/api/v1/batch-evaluate', 'POST', 'management', legacyBatchOperation, sendAnswer))
-    .add('/api/v1/namespaces/{ns}/evaluate', route('/api/v1/namespaces/{ns}/evaluate', 'POST', 'management', legacyEvaluateOperation, sendAnswer))
-    .add('/api/v1/namespaces/{ns}/batch-evaluate', route('/api/v1/namespaces/{ns}/batch-evaluate', 'POST', 'management', legacyBatchOperation, sendAnswer));
+  const routes = new RouteTable<HttpRoute>();
+  /** Adds the route at `path`, the pattern `/metrics` and spans name it by. */
+  const at = <R, A>(path: string, ...spec: RouteSpecArgs<R, A>) => routes.add(path, route(path, ...spec));
+  at('/evaluate/v1/variant', 'POST', 'evaluation', variantOperation, sendVariant);
+  at('/evaluate/v1/boolean', 'POST', 'evaluation', booleanOperation, sendBoolean);
+  at('/evaluate/v1/batch', 'POST', 'evaluation', batchOperation, sendBatch);
+  at('/evaluate/v1/namespaces/{ns}/variant', 'POST', 'evaluation', variantOperation, sendVariant);
+  at('/evaluate/v1/namespaces/{ns}/boolean', 'POST', 'evaluation', booleanOperation, sendBoolean);
+  at('/internal/v1/evaluation/snapshot/namespace/{key}', 'GET', 'evaluation', snapshotOperation, sendSnapshot);
+  at('/ofrep/v1/configuration', 'GET', 'ofrep', undefined, (call) => sendBody(call.res, 200, configuration));
+  at('/ofrep/v1/evaluate/flags', 'POST', 'ofrep', ofrepBulkOperation, sendBulk);
+  at('/ofrep/v1/evaluate/flags/{key}', 'POST', 'ofrep', ofrepFlagOperation, sendFlag);
+  at('/api/v1/evaluate', 'POST', 'management', legacyEvaluateOperation, sendAnswer);
+  at('/api/v1/batch-evaluate', 'POST', 'management', legacyBatchOperation, sendAnswer);
+  at('/api/v1/namespaces/{ns}/evaluate', 'POST', 'management', legacyEvaluateOperation, sendAnswer);
+  at('/api/v1/namespaces/{ns}/batch-evaluate', 'POST', 'management', legacyBatchOperation, sendAnswer);
 
   const { requests } = options;
   /** Counts an answered request; `started` is `performance.now()` when it was routed. */
@@ -209,17 +208,13 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
       }), req.headers);
 
   const handle = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    const match = routes.match(req.method ?? 'GET', req.url ?? '/');
     const tracing = activeTracing();
-    if (tracing === undefined) dispatch(req, res, next);
-    else {
-      const match = routes.match(req.method ?? 'GET', req.url ?? '/');
-      if (match?.kind === 'route') void traced(tracing, req, res, match.route, () => dispatch(req, res, next));
-      else dispatch(req, res, next);
-    }
+    if (tracing !== undefined && match?.kind === 'route') void traced(tracing, req, res, match.route, () => dispatch(req, res, next, match));
+    else dispatch(req, res, next, match);
   };
 
-  const dispatch = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    const match = routes.match(req.method ?? 'GET', req.url ?? '/');
+  const dispatch = (req: IncomingMessage, res: ServerResponse, next: () => void, match: RouteMatch<HttpRoute> | undefined): void => {
     if (match === undefined) {
       next();
       return;
