@@ -13,11 +13,11 @@ export class PeriodicTask {
     private readonly onFailure: (err: unknown) => void,
   ) {}
 
-  /** Schedules the first run one interval from now. */
-  start(): void {
+  /** Schedules the first run one interval from now, or at once with `immediately`. */
+  start(immediately = false): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.schedule();
+    this.schedule(immediately ? 0 : this.intervalMs);
   }
 
   /** Stops the timer and waits for a run in progress. */
@@ -27,13 +27,13 @@ export class PeriodicTask {
     await this.running;
   }
 
-  private schedule(): void {
+  private schedule(delayMs = this.intervalMs): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.run()
         .catch(this.onFailure)
         .finally(() => this.schedule());
-    }, this.intervalMs);
+    }, delayMs);
     this.timer.unref();
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { Middleware } from 'koa';
 import type { AppState } from './app-state.js';
+import { matchedRoute } from './matched-route.js';
 
 /** What the middleware reports to; the process's request tally. */
 export interface HttpRequestRecorder {
@@ -17,9 +18,7 @@ export function requestMetricsMiddleware(recorder: HttpRequestRecorder): Middlew
     try {
       await next();
     } finally {
-      // @koa/router names the pattern of the route it matched (prefix included).
-      const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-      recorder.http(ctx.method, typeof route === 'string' ? route : '(unmatched)', ctx.status, performance.now() - started);
+      recorder.http(ctx.method, matchedRoute(ctx), ctx.status, performance.now() - started);
     }
   };
 }

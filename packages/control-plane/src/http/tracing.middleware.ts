@@ -6,6 +6,7 @@
 import { activeTracing } from '@ensign/core';
 import type { Middleware } from 'koa';
 import type { AppState } from './app-state.js';
+import { matchedRoute } from './matched-route.js';
 
 export function tracingMiddleware(): Middleware<AppState> {
   return (ctx, next) => {
@@ -16,8 +17,7 @@ export function tracingMiddleware(): Middleware<AppState> {
       try {
         await next();
       } finally {
-        const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-        const pattern = typeof route === 'string' ? route : '(unmatched)';
+        const pattern = matchedRoute(ctx);
         span.rename(`${ctx.method} ${pattern}`);
         span.setAttributes({ 'http.route': pattern, 'http.response.status_code': ctx.status });
         if (ctx.status >= 500) span.fail(new Error(`HTTP ${ctx.status}`));

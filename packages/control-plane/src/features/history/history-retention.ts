@@ -34,9 +34,7 @@ export class HistoryRetention {
 
   /** Prunes now (without holding up the caller) and then every interval; nothing when retention is 0. */
   start(): void {
-    if (this.options.retentionMs <= 0) return;
-    void this.runOnce().catch((err: unknown) => this.options.logger.warn({ err }, 'pruning the change history failed; retrying next interval'));
-    this.task.start();
+    if (this.options.retentionMs > 0) this.task.start(true);
   }
 
   stop(): Promise<void> {
