@@ -131,7 +131,7 @@ async function startTargets(scope: RunScope, generator: LoadGenerator): Promise<
   const counted = await onEvaluator('ensign evaluator, variant', variant);
   await onEvaluator('ensign evaluator, boolean', boolean);
   // The same evaluator without Flipt's evaluation metrics: what counting costs the hot path.
-  const uncounted = await onEvaluator('ensign evaluator, variant, metrics.enabled false', variant, { ENSIGN_METRICS_ENABLED: 'false' });
+  const uncounted = await onEvaluator('ensign evaluator, variant, metrics and analytics off', variant, { ENSIGN_METRICS_ENABLED: 'false', ENSIGN_ANALYTICS_ENABLED: 'false' });
   return { runs, bare, batch, batchFloor, floorOf, counted, uncounted };
 }
 

@@ -102,7 +102,7 @@ export function printBatch(batch: TargetFigures, floor: TargetFigures, bare: Tar
 export function printCounting(counted: TargetFigures, uncounted: TargetFigures): void {
   const r = ratiosTo(counted, uncounted);
   const core = r.perCoreRatio === undefined ? '' : `, ${percent(r.perCoreRatio)} per server core`;
-  console.log(`\ncounting for /metrics: with it the evaluator answers ${percent(r.requestsRatio)} of the req/s it answers with metrics.enabled false (rounds ${percent(r.requestsRange[0])}–${percent(r.requestsRange[1])})${core}; p99 ${r.p99Ratio.toFixed(2)}×`);
+  console.log(`\ncounting evaluations (for /metrics and analytics): with it the evaluator answers ${percent(r.requestsRatio)} of the req/s it answers with metrics and analytics off (rounds ${percent(r.requestsRange[0])}–${percent(r.requestsRange[1])})${core}; p99 ${r.p99Ratio.toFixed(2)}×`);
 }
 
 export function printLargeNamespace(f: LargeNamespaceFigures): void {

@@ -14,3 +14,5 @@ export { openDigestBus } from './digest-bus.js';
 export type { DigestBus, DigestBusOptions, DigestWatch } from './digest-bus.js';
 export { decodeDigests, encodeDigests } from './digest-codec.js';
 export type { DigestRecord, PublishedDigest, PublishedDigests } from './digest-codec.js';
+export { DEFAULT_USAGE_TIMEOUT_MS, decodeUsageBatch, openUsageBus, usageSubject } from './usage-bus.js';
+export type { UsageBus, UsageBusOptions, UsageService } from './usage-bus.js';

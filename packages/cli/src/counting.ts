@@ -1,7 +1,9 @@
 /**
- * What a process counts for `/metrics`: its evaluations (Flipt's `flipt_evaluations_*`) and its
- * HTTP requests and gRPC calls, each in one tally shared by every transport; nothing at all when
- * `metrics.enabled` is false, so the evaluation path then does no counting.
+ * What a process counts: its evaluations (Flipt's `flipt_evaluations_*`, also what analytics
+ * ships) and its HTTP requests and gRPC calls, each in one tally shared by every transport. With
+ * both `metrics.enabled` and `analytics.enabled` false nothing is counted, so the evaluation path
+ * does no counting; with metrics off and analytics on, evaluations are counted but /metrics
+ * shows no line of them.
  */
 import { EvaluationTally, registerEvaluationMetrics, registerRequestMetrics, RequestTally } from '@ensign/evaluator';
 import type { Registry } from 'prom-client';
@@ -12,14 +14,17 @@ export interface Counting {
   requests?: RequestTally;
 }
 
-/** The tallies, registered on `registry` when given (the evaluator registers its own at its /metrics). */
-export function countingOf(config: Pick<EnsignConfig, 'metrics'>, registry?: Registry): Counting {
-  if (!config.metrics.enabled) return {};
-  const recorder = new EvaluationTally();
-  const requests = new RequestTally();
-  if (registry !== undefined) {
-    registerEvaluationMetrics(registry, recorder);
-    registerRequestMetrics(registry, requests);
+/** The tallies, those for /metrics registered on `registry` when given (the evaluator registers its own at its /metrics). */
+export function countingOf(config: Pick<EnsignConfig, 'metrics' | 'analytics'>, registry?: Registry): Counting {
+  if (config.metrics.enabled) {
+    const recorder = new EvaluationTally();
+    const requests = new RequestTally();
+    if (registry !== undefined) {
+      registerEvaluationMetrics(registry, recorder);
+      registerRequestMetrics(registry, requests);
+    }
+    return { recorder, requests };
   }
-  return { recorder, requests };
+  // Analytics alone: evaluations are counted to be shipped, never shown on /metrics.
+  return config.analytics.enabled ? { recorder: new EvaluationTally() } : {};
 }

@@ -7,16 +7,8 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { auditOptionsOf, openAuditTrail } from '../src/audit-trail.js';
 import { loadConfig } from '../src/config/config.loader.js';
+import { errorOf, fromYaml } from './helpers/config-load.js';
 
-const errorOf = (fn: () => unknown): string => {
-  try {
-    fn();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return '';
-};
-const fromYaml = (yaml: string) => loadConfig({ configPath: 'ensign.yml', env: {}, readFile: () => yaml });
 
 test('by default no sink is on, so no trail is opened; Flipt’s defaults for events and buffer', (t) => {
   const { config } = loadConfig({ env: {} });

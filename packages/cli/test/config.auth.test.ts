@@ -1,18 +1,9 @@
 /** The authentication settings: lists, the OIDC provider mapping, secrets kept out of messages, and checks across keys. */
 import test from 'ava';
-import { ConfigError, loadConfig, type LoadOptions } from '../src/config/config.loader.js';
+import { loadConfig } from '../src/config/config.loader.js';
+import { errorOf, fromYaml } from './helpers/config-load.js';
 
-const fromYaml = (yaml: string, env: LoadOptions['env'] = {}) => loadConfig({ configPath: 'ensign.yml', env, readFile: () => yaml });
 
-const errorOf = (load: () => unknown): string => {
-  try {
-    load();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.message;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-};
 
 const GOOGLE = {
   issuer_url: 'https://accounts.google.com',

@@ -8,6 +8,9 @@ import { AUTH_PREFIX } from './auth/auth-surface.js';
 import { authenticationMiddleware } from './auth/authentication.middleware.js';
 import { namespaceScopeMiddleware } from './auth/namespace-scope.middleware.js';
 import { clearSessionOnUnauthenticated } from './auth/session-cookies.middleware.js';
+import { registerAnalyticsRoutes } from './features/analytics/analytics.routes.js';
+import { type AnalyticsOptions, DEFAULT_STALE_AFTER_MS } from './features/analytics/usage.repository.js';
+import { registerUsageRoutes } from './features/analytics/usage.routes.js';
 import { type AppAuth, authRouter } from './features/auth/auth-router.js';
 import { ConstraintService } from './features/constraints/constraint.service.js';
 import { registerConstraintRoutes } from './features/constraints/constraint.routes.js';
@@ -41,6 +44,10 @@ import { uiMiddleware } from './ui/ui.middleware.js';
 
 /** Where the management API is mounted. */
 export const API_PREFIX = '/api/v1';
+/** Where Flipt's analytics API is mounted. */
+export const ANALYTICS_PREFIX = '/internal/v1/analytics';
+/** Flipt's gateway owns every path under it; the evaluator serves `/internal/v1/evaluation`, this app the rest. */
+const INTERNAL_PREFIX = '/internal/v1';
 
 /** The methods the routers serve; any other (OPTIONS, PATCH, …) on a known path is a 501 like Flipt's. */
 const METHODS = ['HEAD', 'GET', 'POST', 'PUT', 'DELETE'];
@@ -58,9 +65,11 @@ export interface AppDeps {
   auth?: AppAuth;
   /** The web UI, served at `/` when given. */
   ui?: UiAssets;
+  /** Evaluation counts: `/internal/v1/analytics` and the `/api/v1` usage routes, when given. */
+  analytics?: AnalyticsOptions;
 }
 
-function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy): AppRouter {
+function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy, analytics: AnalyticsOptions | undefined): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
   // Router middleware runs only for requests that matched a route.
   router.use(...jsonBodyMiddleware(bodyLimitBytes));
@@ -75,11 +84,24 @@ function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: Acces
   registerDistributionRoutes(router, new DistributionService(store.distributions));
   registerRolloutRoutes(router, new RolloutService(store.rollouts));
   registerHistoryRoutes(router, store.audit);
+  if (analytics !== undefined) {
+    const { usage, staleAfterMs = DEFAULT_STALE_AFTER_MS, now = () => new Date() } = analytics;
+    registerUsageRoutes(router, { usage, namespaces: store.namespaces, flags: store.flags, staleAfterMs, now });
+  }
+  return router;
+}
+
+/** `/internal/v1/analytics`: authenticated as management routes, a scoped token held to the path's namespace. */
+function analyticsRouter(analytics: AnalyticsOptions, policy: AccessPolicy): AppRouter {
+  const router: AppRouter = new Router<AppState>({ prefix: ANALYTICS_PREFIX, methods: METHODS, sensitive: true });
+  router.use(namespaceScopeMiddleware(ANALYTICS_PREFIX, policy));
+  registerAnalyticsRoutes(router, analytics.usage);
   return router;
 }
 
 /**
- * The control plane's HTTP app: `/api/v1` management routes, `/health`, given a registry
+ * The control plane's HTTP app: `/api/v1` management routes, `/health`, given evaluation counts
+ * `/internal/v1/analytics` and the usage routes, given a registry
  * `/metrics`, given authentication `/auth/v1` with every API behind it, and given the UI's files
  * the UI at `/`.
  */
@@ -92,7 +114,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   if (deps.metrics !== undefined) registerMetricsRoutes(health, deps.metrics);
   const bodyLimitBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const { auth } = deps;
-  const api = apiRouter(deps.store, bodyLimitBytes, auth?.policy ?? AccessPolicy.OPEN);
+  const policy = auth?.policy ?? AccessPolicy.OPEN;
+  const api = apiRouter(deps.store, bodyLimitBytes, policy, deps.analytics);
 
   app.use(tracingMiddleware());
   app.use(requestLogMiddleware(deps.logger));
@@ -101,7 +124,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(stripTrailingSlash());
   // The UI's pages and files are public: its login screen is what a caller without a credential needs.
   if (deps.ui !== undefined) app.use(uiMiddleware(deps.ui));
-  app.use(notFoundUnder(auth === undefined ? [API_PREFIX] : [API_PREFIX, AUTH_PREFIX]));
+  app.use(notFoundUnder(auth === undefined ? [API_PREFIX, INTERNAL_PREFIX] : [API_PREFIX, INTERNAL_PREFIX, AUTH_PREFIX]));
   if (auth !== undefined) {
     app.use(clearSessionOnUnauthenticated(auth.session));
     app.use(authenticationMiddleware({ authenticator: auth.authenticator, policy: auth.policy, csrfKey: auth.session.csrfKey }));
@@ -110,6 +133,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(health.allowedMethods(allowed));
   app.use(api.routes());
   app.use(api.allowedMethods(allowed));
+  if (deps.analytics !== undefined) {
+    const internal = analyticsRouter(deps.analytics, policy);
+    app.use(internal.routes());
+    app.use(internal.allowedMethods(allowed));
+  }
   if (auth !== undefined) {
     const authApi = authRouter(auth, bodyLimitBytes);
     app.use(authApi.routes());

@@ -1,4 +1,4 @@
-export { API_PREFIX, createApp } from './app.js';
+export { ANALYTICS_PREFIX, API_PREFIX, createApp } from './app.js';
 export type { AppDeps } from './app.js';
 export { createUiAssets } from './ui/ui-assets.js';
 export type { UiAsset, UiAssets, UiFile } from './ui/ui-assets.js';
@@ -16,6 +16,10 @@ export type { HistoryRepository } from './features/history/history.repository.js
 export { HistoryRetention } from './features/history/history-retention.js';
 export type { HistoryRetentionOptions, PrunableHistory } from './features/history/history-retention.js';
 export type { VariantRepository } from './features/variants/variant.repository.js';
+export { DEFAULT_STALE_AFTER_MS } from './features/analytics/usage.repository.js';
+export type { AnalyticsOptions, UsageRepository } from './features/analytics/usage.repository.js';
+export { AnalyticsRetention, DEFAULT_HOUR_RETENTION_MS, DEFAULT_MINUTE_RETENTION_MS } from './features/analytics/analytics-retention.js';
+export type { AnalyticsRetentionOptions, PrunableUsage } from './features/analytics/analytics-retention.js';
 export { buildSnapshotFlags, buildVersion } from './snapshots/snapshot-builder.js';
 export { SnapshotPipeline } from './snapshots/snapshot-pipeline.js';
 export type { PipelineBus, PipelineHolder, SnapshotPipelineOptions, SnapshotStateReader } from './snapshots/snapshot-pipeline.js';

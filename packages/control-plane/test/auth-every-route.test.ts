@@ -20,7 +20,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { type AppAuth, type AppState, createApp } from '../src/index.js';
 import { bearer, SESSION, UNAUTHENTICATED } from './auth-harness.js';
-import type { Reply } from './harness.js';
+import { type Reply, replyOf } from './harness.js';
 
 /** The scoped tokens' namespaces; each one's rival is the other. */
 const NAMESPACES = ['default', 'team'] as const;
@@ -44,6 +44,7 @@ const KINDS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [/^\/auth\/v1\/(self|self\/expire|tokens|tokens\/:id|method\/token)$/, 'unscoped'],
   [/^\/api\/v1\/namespaces$/, 'unscoped'],
   [/^\/api\/v1\/namespaces\/:\w+(\/.*)?$/, 'namespaced'],
+  [/^\/internal\/v1\/analytics\/namespaces\/:\w+(\/.*)?$/, 'namespaced'],
   [/^\/api\/v1\/(flags|segments|audit\/events)(\/.*)?$/, 'legacy'],
 ];
 
@@ -73,7 +74,7 @@ interface Probe {
 
 /** `pattern` with its namespace parameter (if any) set to `namespace` and every other parameter to `x`. */
 const fill = (pattern: string, namespace = ''): string =>
-  pattern.replace(/^(\/api\/v1\/namespaces\/):\w+/, `$1${encodeURIComponent(namespace)}`).replace(/:\w+/g, 'x');
+  pattern.replace(/^(\/api\/v1\/namespaces\/|\/internal\/v1\/analytics\/namespaces\/):\w+/, `$1${encodeURIComponent(namespace)}`).replace(/:\w+/g, 'x');
 
 /** Flipt's routes read POST and PUT bodies, and the query of every other method. */
 const readsBody = (method: string): boolean => method === 'POST' || method === 'PUT';
@@ -144,7 +145,7 @@ async function start(): Promise<Running> {
       readToken: serviceAccountTokenOf,
     },
   };
-  const app = createApp({ store, logger: pino({ level: 'silent' }), auth, metrics: new Registry() });
+  const app = createApp({ store, logger: pino({ level: 'silent' }), auth, metrics: new Registry(), analytics: { usage: store.usage } });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -154,15 +155,7 @@ async function start(): Promise<Running> {
     async call(method, path, body, headers) {
       const init: RequestInit = { method, headers: { ...headers }, redirect: 'manual' };
       if (body !== undefined) init.body = JSON.stringify(body);
-      const res = await fetch(base + path, init);
-      const text = await res.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json };
+      return replyOf(await fetch(base + path, init));
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -9,7 +9,7 @@ import { openStore, type SqlStore } from '@ensign/store';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { type AppAuth, createApp } from '../src/index.js';
-import type { LogLine, Reply } from './harness.js';
+import { type LogLine, type Reply, replyOf } from './harness.js';
 
 export const SESSION: SessionSettings = { domain: '', secure: false, tokenLifetimeMs: 3_600_000, stateLifetimeMs: 600_000, csrfKey: 'test-csrf-key' };
 
@@ -62,14 +62,7 @@ export async function startAuthHarness(options: AuthHarnessOptions = {}): Promis
       headers['content-type'] ??= 'application/json';
     }
     const res = await fetch(base + path, { method, headers, redirect: 'manual', ...(body === undefined ? {} : { body }) });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
+    return replyOf(res);
   }
 
   return {

@@ -19,6 +19,18 @@ export interface Reply {
   json: any;
 }
 
+/** A response as the tests read it: its text, and its JSON when it is JSON. */
+export async function replyOf(res: Response): Promise<Reply> {
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
 export interface CallOptions {
   /** Sent as JSON with Content-Type application/json. */
   json?: unknown;
@@ -86,14 +98,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       headers['content-type'] ??= 'application/json';
     }
     const res = await fetch(base + path, { method, headers, ...(body === undefined ? {} : { body }) });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
+    return replyOf(res);
   }
 
   return {

@@ -192,3 +192,5 @@ export type {
   EvaluationResponseItem,
   VariantEvaluationResponse,
 } from './evaluation.js';
+export type { FlagUsageStatus, UsageBatch, UsageCount, UsageReceiver } from './usage.js';
+export { formatGoDuration, parseGoDuration } from './go-duration.js';

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessPolicy, type Caller, type Resolved, type Surface } from '@ensign/auth';
 import { activeTracing, AppError, Code, DEFAULT_BODY_LIMIT_BYTES, type Fields, isServerFault, type Tracing } from '@ensign/core';
 import type { Logger } from 'pino';
-import { parseJsonObject, readBody } from './http/body-reader.js';
+import { parseJsonObject, queryFields, readBody } from './http/body-reader.js';
 import { type HttpCall, HttpInput } from './http/http-call.js';
 import { type EvaluatorAuthOptions, RequestCredentials } from './http/request-credentials.js';
 import { sendBody, sendError, sendJson } from './http/respond.js';
@@ -24,8 +24,12 @@ import type { RequestRecorder } from './metrics/request-tally.js';
 import type { EvaluationOperation } from './request/evaluation-operation.js';
 import { asAppError, evaluationRun, NOT_READY, type Outcome, runEvaluation, scopeRefusal } from './request/run-evaluation.js';
 import { sendAnswer, sendBatch, sendBoolean, sendVariant } from './routes/evaluate.routes.js';
-import { configurationBody, type OfrepOptions, sendBulk, sendFlag } from './routes/ofrep.routes.js';
+import { bulkResponder, configurationBody, type OfrepOptions, sendFlag } from './routes/ofrep.routes.js';
 import { sendSnapshot } from './routes/snapshot.route.js';
+import { openStream, sendNotAcceptable, sendStreamError } from './routes/stream.routes.js';
+import { acceptsEventStream, clientStreamOperation, ofrepStreamOperation } from './operations/stream.operation.js';
+import { SnapshotStreams, type StreamedSource, type StreamRequest } from './streams/snapshot-streams.js';
+import { framingOf, type StreamFraming } from './streams/stream-frames.js';
 import { DEFAULT_MAX_BATCH_SIZE } from './service/evaluation-service.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -47,12 +51,16 @@ export interface EvaluationHandlerOptions {
   recorder?: EvaluationRecorder;
   /** Counts answered requests by route and status for `/metrics`; nothing is counted when not set. */
   requests?: RequestRecorder;
+  /** How long a snapshot stream may stay behind its namespace before it is dropped; 15 s when not set. */
+  streamSlowAfterMs?: number;
 }
 
 /** A node:http handler that serves its routes and calls `next()` for every other request. */
 export type EvaluationHandler = ((req: IncomingMessage, res: ServerResponse, next: () => void) => void) & {
   /** Every route it serves, as `[method, path]` (`{name}` for parameters), for tests that must cover them all. */
   readonly routes: ReadonlyArray<readonly [method: string, path: string]>;
+  /** The open snapshot streams (their counts, and `closeAll` for shutdown); none when the source cannot announce changes. */
+  readonly streams: SnapshotStreams | undefined;
 };
 
 /** One route: its operation (none for a fixed answer) and how its answer is written. */
@@ -68,6 +76,8 @@ interface HttpRoute {
   errors: 'flipt' | 'ofrep';
   operation: EvaluationOperation<unknown, unknown> | undefined;
   respond: (call: HttpCall, answer: unknown) => void;
+  /** A stream route: its framing by `Accept` (failures are written in it) and which `Accept`s it takes at all. */
+  stream?: { framing: (accept: string | undefined) => StreamFraming; accepts?: (accept: string | undefined) => boolean };
 }
 
 const EMPTY_BODY: Fields = Object.freeze({});
@@ -99,6 +109,9 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   const run = evaluationRun(options.source, { now, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, ...recorderOf(options) }, policy);
   const limitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const configuration = configurationBody(options.ofrep ?? { cacheEnabled: false, cacheTtlMs: 0 });
+  const streams = isStreamed(options.source)
+    ? new SnapshotStreams({ source: options.source, logger, ...(options.streamSlowAfterMs === undefined ? {} : { slowAfterMs: options.streamSlowAfterMs }) })
+    : undefined;
 
   const routes = new RouteTable<HttpRoute>();
   /** Adds the route at `path`, the pattern `/metrics` and spans name it by. */
@@ -110,12 +123,19 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   at('/evaluate/v1/namespaces/{ns}/boolean', 'POST', 'evaluation', booleanOperation, sendBoolean);
   at('/internal/v1/evaluation/snapshot/namespace/{key}', 'GET', 'evaluation', snapshotOperation, sendSnapshot);
   at('/ofrep/v1/configuration', 'GET', 'ofrep', undefined, (call) => sendBody(call.res, 200, configuration));
-  at('/ofrep/v1/evaluate/flags', 'POST', 'ofrep', ofrepBulkOperation, sendBulk);
+  at('/ofrep/v1/evaluate/flags', 'POST', 'ofrep', ofrepBulkOperation, bulkResponder(streams !== undefined));
   at('/ofrep/v1/evaluate/flags/{key}', 'POST', 'ofrep', ofrepFlagOperation, sendFlag);
   at('/api/v1/evaluate', 'POST', 'management', legacyEvaluateOperation, sendAnswer);
   at('/api/v1/batch-evaluate', 'POST', 'management', legacyBatchOperation, sendAnswer);
   at('/api/v1/namespaces/{ns}/evaluate', 'POST', 'management', legacyEvaluateOperation, sendAnswer);
   at('/api/v1/namespaces/{ns}/batch-evaluate', 'POST', 'management', legacyBatchOperation, sendAnswer);
+  if (streams !== undefined) {
+    const open = openStream(streams);
+    const streamAt = (path: string, surface: Surface, operation: EvaluationOperation<StreamRequest, StreamRequest>, stream: NonNullable<HttpRoute['stream']>) =>
+      routes.add(path, { ...route(path, 'GET', surface, operation, open), stream });
+    streamAt('/client/v2/environments/{env}/namespaces/{ns}/stream', 'evaluation', clientStreamOperation, { framing: framingOf });
+    streamAt('/ofrep/v1/_stream/{env}/{ns}/events', 'ofrep', ofrepStreamOperation, { framing: () => 'sse', accepts: acceptsEventStream });
+  }
 
   const { requests } = options;
   /** Counts an answered request; `started` is `performance.now()` when it was routed. */
@@ -129,7 +149,9 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
     if (isServerFault(err)) logger.error({ err: err.cause ?? err }, 'evaluation failed');
     // Flipt's gateway names the reason of a 401 in WWW-Authenticate.
     if (err.code === Code.Unauthenticated) extraHeaders = { ...extraHeaders, 'WWW-Authenticate': err.message };
-    if (route.errors === 'ofrep') {
+    if (route.stream !== undefined) {
+      sendStreamError(res, err, route.stream.framing(res.req.headers.accept), extraHeaders);
+    } else if (route.errors === 'ofrep') {
       const ofrep = toOfrepError(err);
       sendJson(res, ofrep.httpStatus, ofrepErrorBody(ofrep), undefined, extraHeaders);
     } else {
@@ -175,7 +197,8 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
       return;
     }
     if (!route.body) {
-      evaluate(route, call, new HttpInput(EMPTY_BODY, params, req.headers), caller, started);
+      // COMPAT(flipt): the gateway reads a GET's request fields from the query.
+      evaluate(route, call, new HttpInput(queryFields(req.url) ?? EMPTY_BODY, params, req.headers), caller, started);
       return;
     }
     readBody(req, limitBytes, (err, text) => {
@@ -210,7 +233,8 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   const handle = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const match = routes.match(req.method ?? 'GET', req.url ?? '/');
     const tracing = activeTracing();
-    if (tracing !== undefined && match?.kind === 'route') void traced(tracing, req, res, match.route, () => dispatch(req, res, next, match));
+    // A stream lives as long as its client: it gets no span.
+    if (tracing !== undefined && match?.kind === 'route' && match.route.stream === undefined) void traced(tracing, req, res, match.route, () => dispatch(req, res, next, match));
     else dispatch(req, res, next, match);
   };
 
@@ -229,6 +253,11 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
     }
     const { route, params, pretty } = match;
     const started = performance.now();
+    if (route.stream?.accepts?.(req.headers.accept) === false) {
+      sendNotAcceptable(res);
+      answered(route, res, started);
+      return;
+    }
     let caller: Resolved;
     try {
       caller = policy.callerOf(route.surface, () => credentials?.resolve(req));
@@ -245,5 +274,8 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
     }
     serve(req, res, route, params, pretty, caller, started);
   };
-  return Object.assign(handle, { routes: routes.list() });
+  return Object.assign(handle, { routes: routes.list(), streams });
 }
+
+const isStreamed = (source: SnapshotSource): source is StreamedSource =>
+  source.onChange !== undefined && source.pin !== undefined && source.unpin !== undefined;

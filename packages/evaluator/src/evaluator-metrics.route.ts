@@ -8,11 +8,15 @@ import { registerEvaluationMetrics } from './metrics/evaluation-metrics.js';
 import type { EvaluationTally } from './metrics/evaluation-tally.js';
 import { registerRequestMetrics, type RequestTally } from './metrics/request-tally.js';
 import type { NatsSnapshotSource } from './nats-snapshot-source.js';
+import type { StreamCounts } from './streams/snapshot-streams.js';
+import { registerStreamMetrics } from './streams/stream-metrics.js';
 
 /** The process's counts beside the source's state: evaluations (unless `metrics.enabled` is false) and requests. */
 export interface EvaluatorTallies {
   evaluations?: EvaluationTally | undefined;
   requests?: RequestTally;
+  /** The snapshot streams' counts. */
+  streams?: StreamCounts | undefined;
 }
 
 /** What the metrics read of the source. */
@@ -24,6 +28,7 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
   collectDefaultMetrics({ register: registry });
   if (tallies.evaluations !== undefined) registerEvaluationMetrics(registry, tallies.evaluations);
   if (tallies.requests !== undefined) registerRequestMetrics(registry, tallies.requests);
+  if (tallies.streams !== undefined) registerStreamMetrics(registry, tallies.streams);
   const registers = [registry];
 
   new Gauge({

@@ -13,6 +13,7 @@ export class InProcessSnapshotSource implements SnapshotSource, VersionHolder {
   private readonly removedAt = new Map<string, number>();
   private readonly waiters = new Map<string, Array<{ revision: number; resolve: (reached: boolean) => void }>>();
   private synced = false;
+  private readonly listeners: Array<(namespaceKey: string) => void> = [];
 
   get(namespaceKey: string): SnapshotVersion | undefined {
     return this.held.get(namespaceKey);
@@ -42,6 +43,7 @@ export class InProcessSnapshotSource implements SnapshotSource, VersionHolder {
     this.removedAt.delete(key);
     this.held.set(key, version);
     this.wake(key, version.revision);
+    this.changed(key);
     return true;
   }
 
@@ -51,6 +53,7 @@ export class InProcessSnapshotSource implements SnapshotSource, VersionHolder {
     this.held.delete(namespaceKey);
     this.removedAt.set(namespaceKey, revision);
     this.wake(namespaceKey, revision);
+    this.changed(namespaceKey);
   }
 
   /** The bucket deleted the namespace (its deletion confirmed): dropped at the revision held. */
@@ -75,6 +78,19 @@ export class InProcessSnapshotSource implements SnapshotSource, VersionHolder {
         resolve(false);
       }, timeoutMs).unref();
     });
+  }
+
+  onChange(listener: (namespaceKey: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Every namespace is held here: nothing to pin. */
+  pin(): void {}
+
+  unpin(): void {}
+
+  private changed(namespaceKey: string): void {
+    for (const listener of this.listeners) listener(namespaceKey);
   }
 
   /** Called once every namespace has been loaded at start-up. */

@@ -54,6 +54,12 @@ interface Entry {
   receivedAt: number;
 }
 
+/** A namespace streams watch: held outside the LRU, so it is never evicted while watched. */
+interface Pinned {
+  watchers: number;
+  entry: Entry | undefined;
+}
+
 /**
  * The scaled-out evaluator's source: follows the snapshot bucket (hydrations, then deltas) through
  * the one `SnapshotFollower`, into an LRU cache bounded by count and approximate size. It remembers
@@ -72,6 +78,9 @@ export class NatsSnapshotSource implements SnapshotSource {
   private readonly loading = new Set<string>();
   /** Fetches in flight per namespace, shared by concurrent requests. */
   private readonly pending = new Map<string, Promise<HeldSnapshot | undefined>>();
+  /** Streamed namespaces, outside the LRU's bounds (they are bounded by what clients watch). */
+  private readonly pinned = new Map<string, Pinned>();
+  private readonly listeners: Array<(namespaceKey: string) => void> = [];
 
   constructor(private readonly options: NatsSnapshotSourceOptions) {
     const maxBytes = options.maxBytes;
@@ -92,7 +101,43 @@ export class NatsSnapshotSource implements SnapshotSource {
   }
 
   get(namespaceKey: string): HeldSnapshot | undefined {
+    if (this.pinned.size !== 0) {
+      const pinned = this.pinned.get(namespaceKey);
+      if (pinned !== undefined) return pinned.entry?.version;
+    }
     return this.held.get(namespaceKey)?.version;
+  }
+
+  onChange(listener: (namespaceKey: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  pin(namespaceKey: string): void {
+    const pinned = this.pinned.get(namespaceKey);
+    if (pinned !== undefined) {
+      pinned.watchers++;
+      return;
+    }
+    const entry = this.held.peek(namespaceKey);
+    if (entry !== undefined) this.held.delete(namespaceKey);
+    this.pinned.set(namespaceKey, { watchers: 1, entry });
+  }
+
+  /** The last watcher gone, the namespace goes back to the LRU (which may then drop others). */
+  unpin(namespaceKey: string): void {
+    const pinned = this.pinned.get(namespaceKey);
+    if (pinned === undefined || --pinned.watchers > 0) return;
+    this.pinned.delete(namespaceKey);
+    if (pinned.entry !== undefined) this.held.set(namespaceKey, pinned.entry);
+  }
+
+  /** A namespace's entry, pinned or cached, without touching its recency. */
+  private peekEntry(namespaceKey: string): Entry | undefined {
+    return this.pinned.get(namespaceKey)?.entry ?? this.held.peek(namespaceKey);
+  }
+
+  private changed(namespaceKey: string): void {
+    for (const listener of this.listeners) listener(namespaceKey);
   }
 
   ready(): boolean {
@@ -106,8 +151,8 @@ export class NatsSnapshotSource implements SnapshotSource {
 
   /** Holds a namespace the bucket announced, fetching it when it is not held (one fetch however many requests wait). */
   load(namespaceKey: string): Promise<HeldSnapshot | undefined> {
-    const held = this.held.get(namespaceKey);
-    if (held !== undefined) return Promise.resolve(held.version);
+    const held = this.get(namespaceKey);
+    if (held !== undefined) return Promise.resolve(held);
     const announced = this.known.get(namespaceKey);
     if (announced === undefined) return Promise.resolve(undefined);
     if (this.follower.refused(namespaceKey, announced)) return Promise.reject(invalidSnapshot(namespaceKey, announced));
@@ -138,18 +183,26 @@ export class NatsSnapshotSource implements SnapshotSource {
       return undefined;
     }
     this.fetched.loaded++;
-    return this.held.get(namespaceKey)?.version ?? version;
+    return this.get(namespaceKey) ?? version;
   }
 
   /** Revision and arrival time of every namespace held, without touching their recency. */
   namespaces(): Map<string, HeldNamespaceStatus> {
     const out = new Map<string, HeldNamespaceStatus>();
     for (const [key, entry] of this.held.entries()) out.set(key, { revision: entry.version.revision, receivedAt: entry.receivedAt });
+    for (const [key, { entry }] of this.pinned) if (entry !== undefined) out.set(key, { revision: entry.version.revision, receivedAt: entry.receivedAt });
     return out;
   }
 
   usage(): SnapshotSourceUsage {
-    return { held: this.held.size, known: this.known.size, bytes: this.held.calculatedSize };
+    let pinnedHeld = 0;
+    let pinnedBytes = 0;
+    for (const { entry } of this.pinned.values()) {
+      if (entry === undefined) continue;
+      pinnedHeld++;
+      pinnedBytes += entry.version.heldBytes;
+    }
+    return { held: this.held.size + pinnedHeld, known: this.known.size, bytes: this.held.calculatedSize + pinnedBytes };
   }
 
   get counts(): SnapshotSourceCounts {
@@ -157,27 +210,40 @@ export class NatsSnapshotSource implements SnapshotSource {
     return { updates: { applied: c.hydrations + c.deltas, stale: c.stale, invalid: c.refused, deferred: c.deferred }, fetches: { ...this.fetched } };
   }
 
-  /** The cache as the follower sees it: held namespaces take every update, others only while there is room. */
+  /** The cache as the follower sees it: held and streamed namespaces take every update, others only while there is room. */
   private holder(): VersionHolder {
     return {
-      peek: (key) => this.held.peek(key)?.version,
+      peek: (key) => this.peekEntry(key)?.version,
       offer: (version) => {
         const key = version.namespaceKey;
-        const current = this.held.peek(key);
+        const current = this.peekEntry(key);
         if (!isNewer(version.revision, current?.version.revision)) return false;
+        const pinned = this.pinned.get(key);
+        if (pinned !== undefined) {
+          pinned.entry = { version, receivedAt: this.now() };
+          this.changed(key);
+          return true;
+        }
         // A namespace nobody holds or waits for is taken only while it fits.
         if (current === undefined && !this.loading.has(key) && this.held.calculatedSize + version.heldBytes > this.options.maxBytes) return false;
         if (version.heldBytes > this.options.maxBytes) {
           this.options.logger.warn({ namespace: key, bytes: version.heldBytes, maxBytes: this.options.maxBytes }, 'namespace larger than evaluator.max_bytes: it is held alone');
         }
         this.held.set(key, { version, receivedAt: this.now() });
+        this.changed(key);
         return true;
       },
       drop: (key) => {
         this.known.delete(key);
-        if (this.held.delete(key)) this.options.logger.debug({ namespace: key }, 'namespace dropped');
+        const pinned = this.pinned.get(key);
+        const wasPinned = pinned?.entry !== undefined;
+        if (pinned !== undefined) pinned.entry = undefined;
+        if (this.held.delete(key) || wasPinned) {
+          this.options.logger.debug({ namespace: key }, 'namespace dropped');
+          this.changed(key);
+        }
       },
-      wants: (key) => this.held.has(key) || this.loading.has(key) || (this.held.size < this.options.maxNamespaces && this.held.calculatedSize < this.options.maxBytes),
+      wants: (key) => this.held.has(key) || this.loading.has(key) || this.pinned.has(key) || (this.held.size < this.options.maxNamespaces && this.held.calculatedSize < this.options.maxBytes),
       announce: (key, revision) => {
         if (isNewer(revision, this.known.get(key))) this.known.set(key, revision);
       },

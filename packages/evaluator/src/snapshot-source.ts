@@ -26,4 +26,15 @@ export interface SnapshotSource {
    * exists. Rejects with an Unavailable AppError when it cannot be brought in.
    */
   load?(namespaceKey: string): Promise<HeldSnapshot | undefined>;
+  /**
+   * Calls `listener` with the key of every namespace whose held version changed (a newer version
+   * taken, or the namespace dropped). Streams use it; sources without it serve no streams.
+   */
+  onChange?(listener: (namespaceKey: string) => void): void;
+  /**
+   * Keeps a namespace held and followed, room or not, until as many `unpin`s: a streamed namespace
+   * must never fall out of a bounded cache, or its streams would miss changes.
+   */
+  pin?(namespaceKey: string): void;
+  unpin?(namespaceKey: string): void;
 }

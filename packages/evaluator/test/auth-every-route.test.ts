@@ -18,7 +18,7 @@ const UNAUTHENTICATED = 'request was not authenticated';
 /** The two namespaces the ready source holds; each scoped token's rival is the other one. */
 const NAMESPACES = ['default', 'other'] as const;
 /** Routes served today (GET routes also answer HEAD, which is not counted here). */
-const ROUTES_TODAY = 13;
+const ROUTES_TODAY = 15;
 
 /** How a route reads the namespaces a request touches. */
 type Kind =
@@ -27,7 +27,9 @@ type Kind =
   | 'legacy-batch' // the batch's `namespaceKey`, and every item that names its own
   | 'path' // the path's namespace, whatever the body says
   | 'path-batch' // the path's namespace for the batch and its items
-  | 'ofrep'; // no namespace notion a scoped token may use
+  | 'ofrep' // no namespace notion a scoped token may use
+  | 'stream' // the snapshot stream: the path's namespace (after its environment)
+  | 'ofrep-stream'; // OFREP's change events: OFREP, so no scoped token
 
 /** Every route pattern the rules know; a route matching none fails the test (nothing is skipped). */
 const KINDS: ReadonlyArray<readonly [RegExp, Kind]> = [
@@ -40,6 +42,8 @@ const KINDS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [/^\/internal\/v1\/evaluation\/snapshot\/namespace\/\{\w+\}$/, 'path'],
   [/^\/api\/v1\/namespaces\/\{\w+\}\/batch-evaluate$/, 'path-batch'],
   [/^\/ofrep\/v1\/(configuration|evaluate\/flags(\/\{\w+\})?)$/, 'ofrep'],
+  [/^\/client\/v2\/environments\/\{\w+\}\/namespaces\/\{\w+\}\/stream$/, 'stream'],
+  [/^\/ofrep\/v1\/_stream\/\{\w+\}\/\{\w+\}\/events$/, 'ofrep-stream'],
 ];
 
 const kindOf = (path: string): Kind | undefined => KINDS.find(([pattern]) => pattern.test(path))?.[1];
@@ -99,6 +103,13 @@ function probes(kind: Kind, method: string, path: string, own: string, rival: st
         { label: 'rival namespace in the path', path: fill(path, rival), body: { requests: [item()] }, touches: [rival] },
         { label: 'own path, an item naming the rival', path: fill(path, own), body: { requests: [item(rival)] }, touches: [own, rival] },
       ];
+    case 'stream':
+      return [
+        { label: 'own namespace in the path', path: fill(fill(path, 'default'), own), touches: [own] },
+        { label: 'rival namespace in the path', path: fill(fill(path, 'default'), rival), touches: [rival] },
+      ];
+    case 'ofrep-stream':
+      return [{ label: 'OFREP events of the own namespace', path: fill(fill(path, 'default'), own), headers: { Accept: 'text/event-stream' }, touches: 'unscoped' }];
     case 'ofrep':
       return [{ label: 'OFREP in the own namespace', path: fill(path, 'color'), ...(body ? { body: { context: { targetingKey: 'u1' } } } : {}), headers: { 'X-Flipt-Namespace': own }, touches: 'unscoped' }];
   }
@@ -124,8 +135,23 @@ async function serve(t: ExecutionContext, handler: EvaluationHandler): Promise<(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return async (method, path, body, headers) => {
     const res = await fetch(url + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    // An accepted stream stays open: its status is all there is to check.
+    if (res.ok && isStream(path)) {
+      await res.body?.cancel();
+      return { status: res.status, headers: res.headers, text: '' };
+    }
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
+}
+
+const isStream = (path: string): boolean => /\/stream$|\/_stream\//.test(path);
+
+/** The refusal's body: Flipt's error, OFREP's, or a stream's error frame. */
+function refusalBody(path: string): unknown {
+  if (path.startsWith('/ofrep/v1/_stream/')) return `data: {"code":16,"message":"${UNAUTHENTICATED}","type":"error"}\n\n`;
+  if (isStream(path)) return { error: { code: 16, message: UNAUTHENTICATED, details: [] } };
+  if (path.startsWith('/ofrep/')) return { errorCode: 'GENERAL', errorDetails: UNAUTHENTICATED };
+  return { code: 16, message: UNAUTHENTICATED, details: [] };
 }
 
 const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
@@ -151,15 +177,15 @@ test('a namespaced token is accepted on every evaluator route exactly where the 
   const unclassified = routes.filter(([, path]) => kindOf(path) === undefined);
   t.deepEqual(unclassified, [], 'every route is classified');
   const kinds = new Set(routes.map(([, path]) => kindOf(path)));
-  t.deepEqual([...kinds].sort(), ['batch', 'body', 'legacy-batch', 'ofrep', 'path', 'path-batch'], 'every kind of route is enumerated');
+  t.deepEqual([...kinds].sort(), ['batch', 'body', 'legacy-batch', 'ofrep', 'ofrep-stream', 'path', 'path-batch', 'stream'], 'every kind of route is enumerated');
 
   const what = (method: string, path: string, label: string, who: string, reply: Reply) => `${who} ${method} ${path} (${label}): HTTP ${reply.status} ${reply.text}`;
   const refused = (method: string, path: string, label: string, who: string, reply: Reply) => {
     const note = what(method, path, label, who, reply);
     t.is(reply.status, 401, note);
     if (method === 'HEAD') return;
-    const expected = path.startsWith('/ofrep/') ? { errorCode: 'GENERAL', errorDetails: UNAUTHENTICATED } : { code: 16, message: UNAUTHENTICATED, details: [] };
-    t.deepEqual(JSON.parse(reply.text), expected, note);
+    const expected = refusalBody(path);
+    t.deepEqual(typeof expected === 'string' ? reply.text : JSON.parse(reply.text), expected, note);
   };
   // Accepted: past authentication and routed to its handler (which may still answer 4xx).
   const accepted = (method: string, path: string, label: string, who: string, reply: Reply) => {

@@ -113,3 +113,35 @@ test('at most evaluator.max_namespaces namespaces are held; one not held is fetc
   t.false(source.fetchable('never-published'));
   t.is(await source.load('never-published'), undefined);
 });
+
+test('a streamed (pinned) namespace is never dropped for room, takes every update and announces it; unpinned it rejoins the cache', async (t) => {
+  const { bus, source } = await fresh(t, 1);
+  const changed: string[] = [];
+  source.onChange((key) => changed.push(key));
+  await source.start();
+  await until(() => source.ready(), 'initial sync');
+  await bus.publishHydration(snapshot('watched', 1, ['a']));
+  await until(() => source.get('watched') !== undefined, 'watched');
+  source.pin('watched');
+  source.pin('watched');
+  // Another namespace fills the one-namespace cache; the pinned one stays.
+  await bus.publishHydration(snapshot('other', 1, ['b']));
+  await until(() => source.fetchable('other'), 'other announced');
+  t.is((await source.load('other'))?.snapshot.revision, 1);
+  t.is(source.get('watched')?.snapshot.revision, 1);
+  await bus.publishHydration(snapshot('watched', 2, ['a', 'c']));
+  await until(() => source.get('watched')?.snapshot.revision === 2, 'the pinned update');
+  t.true(changed.includes('watched'));
+  t.deepEqual([...source.namespaces().keys()].sort(), ['other', 'watched']);
+  // A namespace streamed before it exists is taken as soon as it is published, room or not.
+  source.pin('later');
+  await bus.publishHydration(snapshot('later', 1, ['z']));
+  await until(() => source.get('later') !== undefined, 'the pinned new namespace');
+  t.true(changed.includes('later'));
+  // Two pins need two unpins; then the LRU's bound applies again.
+  source.unpin('watched');
+  t.truthy(source.get('watched'));
+  source.unpin('watched');
+  source.unpin('later');
+  t.is(source.usage().held, 1);
+});

@@ -7,7 +7,7 @@ import { assertError, startServer } from './helpers/server.js';
 
 test('paths outside the evaluator\'s are handed on untouched', async (t) => {
   const api = await startServer(t, { source: readySource() });
-  for (const path of ['/health', '/api/v1/namespaces', '/', '/evaluate', '/evaluatex/v1/variant', '/ofrepx', '/internal/v2/x']) {
+  for (const path of ['/health', '/api/v1/namespaces', '/', '/evaluate', '/evaluatex/v1/variant', '/ofrepx', '/internal/v2/x', '/internal/v1/analytics/namespaces/default/flags/f']) {
     const reply = await api.get(path);
     t.is(reply.status, 418, path);
   }
@@ -15,7 +15,7 @@ test('paths outside the evaluator\'s are handed on untouched', async (t) => {
 
 test('unknown paths under the evaluator\'s prefixes are grpc-gateway 404s', async (t) => {
   const api = await startServer(t, { source: readySource() });
-  for (const path of ['/evaluate/v1', '/evaluate/v1/nope', '/evaluate/v1/namespaces/default/batch', '/internal/v1/evaluation/snapshot', '/internal/v1/other', '/ofrep', '/ofrep/v1/evaluate']) {
+  for (const path of ['/evaluate/v1', '/evaluate/v1/nope', '/evaluate/v1/namespaces/default/batch', '/internal/v1/evaluation/snapshot', '/internal/v1/evaluation/other', '/ofrep', '/ofrep/v1/evaluate']) {
     assertError(t, await api.post(path, {}), 404, 5, 'Not Found');
   }
 });

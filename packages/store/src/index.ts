@@ -15,5 +15,7 @@ export { KnexRolloutRepository } from './repositories/knex-rollout.repository.js
 export { KnexRuleRepository } from './repositories/knex-rule.repository.js';
 export { KnexSegmentRepository } from './repositories/knex-segment.repository.js';
 export { KnexVariantRepository } from './repositories/knex-variant.repository.js';
+export { KnexUsageRepository } from './repositories/knex-usage.repository.js';
+export type { FlagUsageDetail, FlagUsageSummary, ReasonCount, UsagePruned, UsageSeries, ValueCount } from './usage/usage-types.js';
 export type { CommitListener, CommittedChange, Dialect, FlagsState, SnapshotEffect, StoreOptions } from './types.js';
 export type { NamespaceRevision, NamespaceState, NamespaceStateRollout, NamespaceStateRule } from './types.js';

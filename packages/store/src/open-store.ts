@@ -18,6 +18,7 @@ import { KnexNamespaceRepository } from './repositories/knex-namespace.repositor
 import { KnexRolloutRepository } from './repositories/knex-rollout.repository.js';
 import { KnexRuleRepository } from './repositories/knex-rule.repository.js';
 import { KnexSegmentRepository } from './repositories/knex-segment.repository.js';
+import { KnexUsageRepository } from './repositories/knex-usage.repository.js';
 import { KnexVariantRepository } from './repositories/knex-variant.repository.js';
 import { Transactor } from './transactor.js';
 import type { CommitListener, Dialect, NamespaceRevision, NamespaceState, StoreOptions } from './types.js';
@@ -37,6 +38,8 @@ export interface SqlStore {
   readonly authentications: KnexAuthenticationRepository;
   /** The history of changes, one entry per committed write. */
   readonly audit: KnexAuditRepository;
+  /** Evaluation counts sent by the processes that evaluate, per minute and per hour. */
+  readonly usage: KnexUsageRepository;
   /** Applies pending migrations (safe when several instances start at once); returns their names. */
   migrate(): Promise<string[]>;
   /** Names of the migrations not applied yet. */
@@ -90,6 +93,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     rollouts: new KnexRolloutRepository(tx),
     authentications: new KnexAuthenticationRepository(tx),
     audit: new KnexAuditRepository(tx),
+    usage: new KnexUsageRepository(tx),
     migrate: () => migrateLatest(knex),
     pendingMigrations: () => listPending(knex),
     async ping() {

@@ -184,8 +184,10 @@ async function check(t: ExecutionContext, h: Harness, ns: string, step: Step, la
   return { state, result: 'flags' };
 }
 
-/** How many `flags` effects a sequence checks. */
+/** How many `flags` effects a sequence checks at least. */
 const EFFECTS_TO_COMPARE = 80;
+/** How many kinds of write a sequence runs at least. */
+const KINDS_TO_RUN = 15;
 
 for (const dialect of TEST_DIALECTS) {
   const h = useStore(dialect);
@@ -199,8 +201,8 @@ for (const dialect of TEST_DIALECTS) {
     let state = (await store.readNamespaceState(ns)) as NamespaceState;
     const seen = new Map<string, number>();
     const results: Record<Result, number> = { failed: 0, none: 0, flags: 0 };
-    // Until enough flag effects were compared; the cap only stops a sequence stuck failing.
-    for (let n = 0; results.flags < EFFECTS_TO_COMPARE && n < 1_000; n++) {
+    // Until enough flag effects were compared and kinds of write run; the cap only stops a sequence stuck failing.
+    for (let n = 0; (results.flags < EFFECTS_TO_COMPARE || seen.size < KINDS_TO_RUN) && n < 1_000; n++) {
       const step = nextStep(store, ns, state, random, n);
       if (step === undefined) continue;
       seen.set(step.name, (seen.get(step.name) ?? 0) + 1);
@@ -210,8 +212,8 @@ for (const dialect of TEST_DIALECTS) {
     }
     t.log([...seen].map(([name, count]) => `${name} ${count}`).join(', '));
     t.log(`effects compared ${results.flags}, none ${results.none}, failed writes ${results.failed}`);
-    t.true(seen.size >= 15, 'most kinds of write ran');
-    t.is(results.flags, EFFECTS_TO_COMPARE, 'enough flag effects were compared');
+    t.true(seen.size >= KINDS_TO_RUN, 'most kinds of write ran');
+    t.true(results.flags >= EFFECTS_TO_COMPARE, 'enough flag effects were compared');
   });
 }
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DigestSet, EMPTY_DIGEST_SET } from '@ensign/auth';
 import { type DigestBus, type DigestWatch, openDigestBus } from '@ensign/bus';
 import { AppError, Code, errorBody } from '@ensign/core';
-import { createEvaluationHandler, createEvaluatorHealthHandler, createEvaluatorMetricsHandler, createHealthCheck, NatsSnapshotSource } from '@ensign/evaluator';
+import { createEvaluationHandler, createEvaluatorHealthHandler, createEvaluatorMetricsHandler, createHealthCheck, NatsSnapshotSource, type SnapshotStreams } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import type { Logger } from 'pino';
 import { digestSetFromBus } from '../auth-digests.js';
@@ -14,6 +14,7 @@ import { grpcAuth, startGrpcListener } from '../grpc-listener.js';
 import { listen, type RunningServer } from '../http-server.js';
 import { openConfiguredBus } from '../snapshot-bus.js';
 import { configuredTls } from '../tls-files.js';
+import { openConfiguredUsageBus, startUsageShipper, type UsageShipper } from '../usage-shipping.js';
 
 const NOT_FOUND = JSON.stringify(errorBody(new AppError(Code.NotFound, 'Not Found')));
 
@@ -56,10 +57,19 @@ export async function evaluatorCommand(config: EnsignConfig, logger: Logger, sto
   });
   let server: RunningServer;
   let grpc: RunningGrpcServer | undefined;
+  let streams: SnapshotStreams | undefined;
   // With authentication required, bearer tokens are checked against the digest set the server publishes.
   const required = config.authentication.required;
   const digestBus = required ? openDigestBus({ url: config.nats.url, bucket: config.nats.bucket, logger, name: 'ensign-evaluator-auth' }) : undefined;
   const digests = { current: EMPTY_DIGEST_SET };
+  // Evaluation counts go to a control plane over NATS, which stores them.
+  const usageBus = openConfiguredUsageBus(config, logger, 'ensign-evaluator-usage');
+  let shipper: UsageShipper | undefined;
+  /** Ships what is still counted (bounded), then closes the connection. */
+  const closeUsage = async (): Promise<void> => {
+    await shipper?.stop();
+    await usageBus?.close();
+  };
   let digestWatch: DigestWatch | undefined;
   const closeDigests = async (): Promise<void> => {
     await digestWatch?.stop();
@@ -70,11 +80,13 @@ export async function evaluatorCommand(config: EnsignConfig, logger: Logger, sto
     await source.start();
     if (digestBus !== undefined) digestWatch = await watchDigests(digestBus, digests);
     const auth = evaluatorAuth(config.authentication, () => digests.current, configuredJwtVerifier(config.authentication));
-    // Evaluations are counted in one tally for every transport and read when /metrics is scraped.
+    // Evaluations are counted in one tally for every transport, read when /metrics is scraped and by the usage shipper.
     const counting = countingOf(config);
+    if (usageBus !== undefined) shipper = startUsageShipper(config, logger, counting, (batch) => usageBus.shipUsage(batch), 'evaluator');
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth, ...counting });
     const health = createEvaluatorHealthHandler(source);
-    const metrics = createEvaluatorMetricsHandler(source, Date.now, { evaluations: counting.recorder, requests: counting.requests });
+    streams = evaluate.streams;
+    const metrics = createEvaluatorMetricsHandler(source, Date.now, { evaluations: config.metrics.enabled ? counting.recorder : undefined, requests: counting.requests, streams: streams?.counts });
     // gRPC first: once /health answers, every port of the evaluator is served.
     const { recorder, requests } = counting;
     grpc = await startGrpcListener({
@@ -94,6 +106,7 @@ export async function evaluatorCommand(config: EnsignConfig, logger: Logger, sto
   } catch (err) {
     logger.error({ err }, `start-up failed: ${(err as Error).message}`);
     await grpc?.shutdown(0).catch(() => undefined);
+    await closeUsage().catch(() => undefined);
     await closeDigests().catch(() => undefined);
     await source.stop().catch(() => undefined);
     await bus.close().catch(() => undefined);
@@ -103,10 +116,14 @@ export async function evaluatorCommand(config: EnsignConfig, logger: Logger, sto
 
   const signal = await stopSignal;
   logger.info({ signal, timeoutMs: config.server.shutdown_timeout }, 'shutting down');
+  // Streams never end by themselves: their clients reconnect to another instance.
+  streams?.closeAll();
   const [inTime, grpcInTime] = await Promise.all([server.shutdown(config.server.shutdown_timeout), grpc.shutdown(config.server.shutdown_timeout)]);
   if (!inTime) logger.warn('shutdown timeout reached; remaining connections were closed');
   if (!grpcInTime) logger.warn('shutdown timeout reached; remaining gRPC calls were cancelled');
   try {
+    // No evaluation is answered any more: what was counted since the last flush is shipped now.
+    await closeUsage();
     await closeDigests();
     await source.stop();
     await bus.close();

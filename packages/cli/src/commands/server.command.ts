@@ -2,8 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { currentActor } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { type AuditTrail, createApp, createMetricsRegistry, HistoryRetention, registerWriteMetrics, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
-import { createEvaluationHandler, InProcessSnapshotSource } from '@ensign/evaluator';
+import { AnalyticsRetention, type AuditTrail, createApp, createMetricsRegistry, HistoryRetention, registerWriteMetrics, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
+import { createEvaluationHandler, InProcessSnapshotSource, registerStreamMetrics, type SnapshotStreams } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import { authBindings, fliptBinding } from '@ensign/grpc/management';
 import type { SqlStore } from '@ensign/store';
@@ -20,6 +20,7 @@ import { openConfiguredReadCache } from '../read-cache.js';
 import { openConfiguredBus, within } from '../snapshot-bus.js';
 import { configuredTls } from '../tls-files.js';
 import { loadUi } from '../ui-files.js';
+import { openConfiguredUsageBus, startUsageShipper, type UsageBus, type UsageShipper } from '../usage-shipping.js';
 
 /** How long shutdown waits for snapshots still being published to NATS. */
 const BUS_DRAIN_MS = 5000;
@@ -48,6 +49,15 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   let grpc: RunningGrpcServer | undefined;
   let retention: HistoryRetention | undefined;
   let audit: AuditTrail | undefined;
+  let usageBus: UsageBus | undefined;
+  let analyticsRetention: AnalyticsRetention | undefined;
+  let shipper: UsageShipper | undefined;
+  /** Stores what this process counted since the last flush (bounded), then stops taking the evaluators' batches. */
+  const closeUsage = async (): Promise<void> => {
+    await shipper?.stop();
+    await usageBus?.close();
+  };
+  let streams: SnapshotStreams | undefined;
   /** Stops publishing to NATS: the reconcile loop, the follower, then what is queued (bounded), then the connection. */
   const closeBus = async (): Promise<void> => {
     await reconciler?.stop();
@@ -116,15 +126,27 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
 
     retention = new HistoryRetention({ history: store.audit, retentionMs: config.audit.retention, logger });
     retention.start();
+    // Evaluation counts: this process's go straight to the database; scaled out, the evaluators' arrive over NATS.
+    const usage = store.usage;
+    usageBus = openConfiguredUsageBus(config, logger, 'ensign-server-usage');
+    usageBus?.serveUsage((batch) => usage.record(batch));
+    // Pruned even with analytics off, so counts stored before it was turned off do not stay forever.
+    analyticsRetention = new AnalyticsRetention({ usage, logger, minuteRetentionMs: config.analytics.retention, hourRetentionMs: config.analytics.usage_retention });
+    analyticsRetention.start();
 
     const managed = readCache === undefined ? store : withReadCache(store, readCache.cache);
     const ui = config.ui.enabled ? loadUi(logger, embedded.ui) : undefined;
     // Evaluations, HTTP requests (evaluation and management routes alike) and gRPC calls are each
-    // counted in one tally for every transport, and read when /metrics is scraped.
+    // counted in one tally for every transport, and read when /metrics is scraped (evaluations also by the usage shipper).
     const counting = countingOf(config, metrics);
     const { recorder, requests } = counting;
-    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }) });
+    shipper = startUsageShipper(config, logger, counting, (batch) => usage.record(batch), 'server');
+    // With analytics off nothing is counted, so the analytics and usage routes are not served.
+    const analytics = config.analytics.enabled ? { analytics: { usage, staleAfterMs: config.analytics.stale_after } } : {};
+    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics });
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...counting });
+    streams = evaluate.streams;
+    if (streams !== undefined) registerStreamMetrics(metrics, streams.counts);
     // gRPC first: once /health answers, every port of the instance is served.
     grpc = await startGrpcListener({
       config,
@@ -140,6 +162,8 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     logger.error({ err }, `start-up failed: ${(err as Error).message}`);
     await grpc?.shutdown(0).catch(() => undefined);
     await retention?.stop().catch(() => undefined);
+    await analyticsRetention?.stop().catch(() => undefined);
+    await closeUsage().catch(() => undefined);
     await audit?.close(0).catch(() => undefined);
     await closeAuthentication().catch(() => undefined);
     await closeBus().catch(() => undefined);
@@ -151,6 +175,8 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
 
   const signal = await stopSignal;
   logger.info({ signal, timeoutMs: config.server.shutdown_timeout }, 'shutting down');
+  // Streams never end by themselves: their clients reconnect to another instance.
+  streams?.closeAll();
   const [inTime, grpcInTime] = await Promise.all([server.shutdown(config.server.shutdown_timeout), grpc.shutdown(config.server.shutdown_timeout)]);
   if (!inTime) logger.warn('shutdown timeout reached; remaining connections were closed');
   if (!grpcInTime) logger.warn('shutdown timeout reached; remaining gRPC calls were cancelled');
@@ -158,6 +184,8 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     await readCache?.invalidator.settled();
     await readCache?.close();
     await retention?.stop();
+    await analyticsRetention?.stop();
+    await closeUsage();
     // What the sinks still hold is delivered, within the shutdown timeout.
     await audit?.close(config.server.shutdown_timeout);
     await closeAuthentication();

@@ -35,6 +35,9 @@ export function checkConfig(config: EnsignConfig): void {
   }
   const unknownPropagator = config.tracing.propagators.find((p) => p !== 'tracecontext' && p !== 'baggage');
   if (unknownPropagator !== undefined) throw new Error(`tracing.propagators: "${unknownPropagator}" is not supported (tracecontext, baggage)`);
+  const { analytics } = config;
+  // Flag usage tells an inactive flag from the hourly counts, so they must reach back that far.
+  if (analytics.usage_retention < analytics.stale_after) throw new Error('analytics.usage_retention: must be at least analytics.stale_after');
   const { log, webhook } = config.audit.sinks;
   if (log.enabled && log.file === '') throw new Error('audit.sinks.log.file: must be set when the log sink is enabled');
   if (webhook.enabled && (webhook.url === '') === (webhook.templates.length === 0)) {

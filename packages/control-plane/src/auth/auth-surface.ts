@@ -9,13 +9,14 @@ export const METHOD_PREFIX = `${AUTH_PREFIX}/method`;
 const under = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
 
 /**
- * The surface of a request path (trailing slashes already stripped): `management` for `/api/v1`;
+ * The surface of a request path (trailing slashes already stripped): `management` for `/api/v1`
+ * and the analytics API below `/internal/v1` (evaluation's `/internal/v1` is the evaluator's);
  * `auth` for the `/auth/v1` routes that need a caller (self, tokens, token creation); `public` for
  * the login-method listing and the login methods themselves, which exist to obtain a credential,
  * and for `/health`, `/metrics`, the UI and anything else outside the APIs.
  */
 export function surfaceOf(path: string): Surface {
-  if (under(path, '/api/v1')) return 'management';
+  if (under(path, '/api/v1') || under(path, '/internal/v1')) return 'management';
   if (!under(path, AUTH_PREFIX)) return 'public';
   // COMPAT(flipt): token creation is the one method route that needs a caller.
   if (under(path, `${METHOD_PREFIX}/token`)) return 'auth';

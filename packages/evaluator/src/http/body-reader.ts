@@ -68,3 +68,12 @@ export function parseJsonObject(text: string): Fields {
   if (!isFields(value)) throw invalid('invalid JSON body: must be a JSON object');
   return value;
 }
+
+/** A request's query as fields (the first value of each name), or undefined when it has none. */
+export function queryFields(url: string | undefined): Fields | undefined {
+  const q = url?.indexOf('?') ?? -1;
+  if (q === -1) return undefined;
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams((url as string).slice(q + 1))) if (!(name in fields)) fields[name] = value;
+  return fields;
+}

@@ -18,7 +18,7 @@ interface Pattern<H> {
 }
 
 /** Prefixes whose unknown paths get grpc-gateway's JSON 404 from the evaluator. */
-const OWNED_PREFIXES: readonly (readonly string[])[] = [['evaluate', 'v1'], ['internal', 'v1'], ['ofrep']];
+const OWNED_PREFIXES: readonly (readonly string[])[] = [['evaluate', 'v1'], ['internal', 'v1', 'evaluation'], ['ofrep']];
 
 const decode = (segment: string): string => {
   try {

@@ -83,6 +83,7 @@ export const ofrepFlagOperation: EvaluationOperation<OfrepRequest & { key: strin
 
 /** The bulk answer: its entity tag, and the flags unless the client's copy is current. */
 export interface BulkAnswer {
+  namespaceKey: string;
   etag: string | undefined;
   /** Undefined when `If-None-Match` named the current entity tag. */
   flags: EvaluatedFlag[] | undefined;
@@ -130,10 +131,10 @@ export const ofrepBulkOperation: EvaluationOperation<BulkRequest, BulkAnswer> = 
     const { wanted } = request;
     if (snapshot === undefined) {
       if (wanted !== undefined && wanted[0] !== undefined) return flagNotFound(wanted[0]);
-      return { etag: undefined, flags: [] };
+      return { namespaceKey: request.namespaceKey, etag: undefined, flags: [] };
     }
     const etag = bulkEtag(snapshot.snapshot.checksum, request.context);
-    if (request.ifNoneMatch === etag) return { etag, flags: undefined };
+    if (request.ifNoneMatch === etag) return { namespaceKey: request.namespaceKey, etag, flags: undefined };
     const keys = wanted ?? snapshot.snapshot.document.flags.filter((flag) => flag.type === 'BOOLEAN_FLAG_TYPE' || flag.enabled).map((flag) => flag.key);
     const env = { now: settings.now() };
     const flags: EvaluatedFlag[] = [];
@@ -142,6 +143,6 @@ export const ofrepBulkOperation: EvaluationOperation<BulkRequest, BulkAnswer> = 
       if (flag instanceof OfrepError) return flag;
       flags.push(flag);
     }
-    return { etag, flags };
+    return { namespaceKey: request.namespaceKey, etag, flags };
   },
 };

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ExecutionContext } from 'ava';
 import { pino } from 'pino';
-import { createEvaluationHandler, type EvaluationHandlerOptions } from '../../src/evaluation-handler.js';
+import { createEvaluationHandler, type EvaluationHandler, type EvaluationHandlerOptions } from '../../src/evaluation-handler.js';
 
 /** A parsed reply. */
 export interface Reply<T = any> {
@@ -21,6 +21,7 @@ export interface TestServer {
   post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
   get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
   server: Server;
+  handler: EvaluationHandler;
 }
 
 /** A fixed clock: 2025-01-01T00:00:00.123Z. */
@@ -60,6 +61,7 @@ export async function startServer(t: ExecutionContext<unknown>, options: Partial
   return {
     url,
     server,
+    handler,
     request,
     post: (path, body, headers) => request('POST', path, body, headers),
     get: (path, headers) => request('GET', path, undefined, headers),

@@ -1,0 +1,143 @@
+/**
+ * Every open snapshot stream of a process, by namespace. A change of a held namespace is sent to
+ * its streams as one frame encoded once; a stream is sent a state only when its digest differs from
+ * the last one it was sent. A stream whose socket has not taken its last frame is not written to:
+ * it is marked behind and sent the current state once it drains, so it never holds more than one
+ * frame; one that stays behind for `slowAfterMs` is dropped, logged and counted.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { gatedSnapshot } from '../snapshot/gated-snapshot.js';
+import type { SnapshotGate } from '../snapshot/server-version.js';
+import type { SnapshotSource } from '../snapshot-source.js';
+import { contentTypeOf, type StreamFraming, snapshotFrame } from './stream-frames.js';
+
+/** What a source must offer to be streamed from. */
+export type StreamedSource = SnapshotSource & Required<Pick<SnapshotSource, 'onChange' | 'pin' | 'unpin'>>;
+
+/** How long a stream may stay behind before it is dropped, unless set (Flipt waits 15 s per subscriber). */
+export const DEFAULT_SLOW_AFTER_MS = 15_000;
+
+/** One stream being opened. */
+export interface StreamRequest {
+  key: string;
+  gate: SnapshotGate;
+  framing: StreamFraming;
+  /** The digest the client holds: the current state is not sent again when it matches. */
+  digest: string | undefined;
+}
+
+/** Running totals, read by `/metrics`. */
+export interface StreamCounts {
+  open: Record<StreamFraming, number>;
+  messages: Record<StreamFraming, number>;
+  /** Streams dropped for staying behind. */
+  dropped: number;
+}
+
+interface Watcher {
+  readonly res: ServerResponse;
+  readonly key: string;
+  readonly gate: SnapshotGate;
+  readonly framing: StreamFraming;
+  lastSent: string | undefined;
+  /** A state newer than the last one sent waits for the socket to drain. */
+  behind: boolean;
+  slowTimer: NodeJS.Timeout | undefined;
+}
+
+export interface SnapshotStreamsOptions {
+  source: StreamedSource;
+  logger: Logger;
+  slowAfterMs?: number;
+}
+
+export class SnapshotStreams {
+  private readonly byNamespace = new Map<string, Set<Watcher>>();
+  private readonly source: StreamedSource;
+  private readonly slowAfterMs: number;
+  readonly counts: StreamCounts = { open: { ndjson: 0, sse: 0 }, messages: { ndjson: 0, sse: 0 }, dropped: 0 };
+
+  constructor(private readonly options: SnapshotStreamsOptions) {
+    this.source = options.source;
+    this.slowAfterMs = options.slowAfterMs ?? DEFAULT_SLOW_AFTER_MS;
+    this.source.onChange((key) => this.changed(key));
+  }
+
+  /** Starts streaming `request.key` on `res`: headers at once, then the current state unless the client holds it. */
+  open(res: ServerResponse, request: StreamRequest): void {
+    const watcher: Watcher = { res, key: request.key, gate: request.gate, framing: request.framing, lastSent: request.digest, behind: false, slowTimer: undefined };
+    res.writeHead(200, { 'Content-Type': contentTypeOf(request.framing), 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+    res.flushHeaders();
+    // Keep-alive lives at the TCP level: a line that is not a message would break Flipt's SDKs.
+    res.socket?.setKeepAlive(true, 30_000);
+    let watchers = this.byNamespace.get(request.key);
+    if (watchers === undefined) {
+      watchers = new Set();
+      this.byNamespace.set(request.key, watchers);
+      this.source.pin(request.key);
+    }
+    watchers.add(watcher);
+    this.counts.open[watcher.framing]++;
+    res.on('drain', () => this.drained(watcher));
+    res.once('close', () => this.closed(watcher));
+    this.send(watcher);
+  }
+
+  /** Ends every stream (shutdown): clients reconnect elsewhere. */
+  closeAll(): void {
+    for (const watchers of this.byNamespace.values()) for (const watcher of watchers) watcher.res.end();
+  }
+
+  /** Streams open now. */
+  get size(): number {
+    return this.counts.open.ndjson + this.counts.open.sse;
+  }
+
+  private changed(key: string): void {
+    const watchers = this.byNamespace.get(key);
+    if (watchers === undefined) return;
+    for (const watcher of watchers) this.send(watcher);
+  }
+
+  private send(watcher: Watcher): void {
+    // A namespace not held (deleted, or not created yet) is not announced: its streams stay quiet.
+    const held = this.source.get(watcher.key);
+    if (held === undefined) return;
+    const served = gatedSnapshot(held.snapshot, watcher.gate);
+    if (served.etag === watcher.lastSent) return;
+    const { res } = watcher;
+    if (res.writableNeedDrain) {
+      watcher.behind = true;
+      watcher.slowTimer ??= setTimeout(() => this.drop(watcher), this.slowAfterMs).unref();
+      return;
+    }
+    res.write(snapshotFrame(served, watcher.framing));
+    watcher.lastSent = served.etag;
+    this.counts.messages[watcher.framing]++;
+  }
+
+  private drained(watcher: Watcher): void {
+    clearTimeout(watcher.slowTimer);
+    watcher.slowTimer = undefined;
+    if (!watcher.behind) return;
+    watcher.behind = false;
+    this.send(watcher);
+  }
+
+  private drop(watcher: Watcher): void {
+    this.counts.dropped++;
+    this.options.logger.warn({ namespace: watcher.key, slowAfterMs: this.slowAfterMs, remote: watcher.res.socket?.remoteAddress }, 'snapshot stream dropped: the client did not take its messages');
+    watcher.res.destroy();
+  }
+
+  private closed(watcher: Watcher): void {
+    clearTimeout(watcher.slowTimer);
+    const watchers = this.byNamespace.get(watcher.key);
+    if (watchers === undefined || !watchers.delete(watcher)) return;
+    this.counts.open[watcher.framing]--;
+    if (watchers.size > 0) return;
+    this.byNamespace.delete(watcher.key);
+    this.source.unpin(watcher.key);
+  }
+}
