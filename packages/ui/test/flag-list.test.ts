@@ -1,6 +1,6 @@
 import type { Flag } from '@ensign/core';
 import test from 'ava';
-import { clampPage, DEFAULT_FLAG_QUERY, indexFlags, pageCount, pageOf, readFlagQuery, selectFlags, writeFlagQuery } from '../src/lib/flag-list.js';
+import { clampPage, DEFAULT_FLAG_QUERY, type FlagUsageFacts, indexFlags, pageCount, pageOf, readFlagQuery, selectFlags, writeFlagQuery } from '../src/lib/flag-list.js';
 
 const flag = (key: string, over: Partial<Flag> = {}): Flag => ({
   namespaceKey: 'default',
@@ -56,10 +56,32 @@ test('pages: the count, a page out of range clamped, the items of a page', (t) =
 });
 
 test('the address keeps the list state, leaving defaults out', (t) => {
-  const state = { search: 'dark', type: 'BOOLEAN_FLAG_TYPE' as const, enabled: 'enabled' as const, sort: 'updated' as const, page: 2 };
+  const state = { search: 'dark', type: 'BOOLEAN_FLAG_TYPE' as const, enabled: 'enabled' as const, sort: 'updated' as const, stale: true, window: '168h', page: 2 };
   const params = writeFlagQuery(state);
-  t.is(params.toString(), 'q=dark&type=BOOLEAN_FLAG_TYPE&state=enabled&sort=updated&page=3');
+  t.is(params.toString(), 'q=dark&type=BOOLEAN_FLAG_TYPE&state=enabled&sort=updated&stale=1&window=168h&page=3');
   t.deepEqual(readFlagQuery(params), state);
   t.is(writeFlagQuery({ ...DEFAULT_FLAG_QUERY, page: 0 }).toString(), '');
-  t.deepEqual(readFlagQuery(new URLSearchParams('type=nonsense&state=x&sort=y&page=-3')), { ...DEFAULT_FLAG_QUERY, page: 0 });
+  t.deepEqual(readFlagQuery(new URLSearchParams('type=nonsense&state=x&sort=y&page=-3&stale=yes&window=a+month')), { ...DEFAULT_FLAG_QUERY, page: 0 });
+  t.is(readFlagQuery(new URLSearchParams('window=2s')).window, '2s', 'any Go duration, for a window of one\'s own');
+});
+
+const usage = new Map<string, FlagUsageFacts>([
+  ['checkout-v2', { lastEvaluatedAt: '2026-05-10T11:59:00Z', stale: false }],
+  ['dark-mode', { lastEvaluatedAt: '2026-05-01T08:00:00Z', stale: false }],
+  ['flag-10', { lastEvaluatedAt: null, stale: true }],
+  ['flag-9', { lastEvaluatedAt: null, stale: true }],
+]);
+
+test('sorts by the last evaluation, most or least recent first; never-evaluated flags by key', (t) => {
+  t.deepEqual(keys(selectFlags(index, { ...DEFAULT_FLAG_QUERY, sort: 'evaluated' }, usage)), ['checkout-v2', 'dark-mode', 'flag-9', 'flag-10']);
+  t.deepEqual(keys(selectFlags(index, { ...DEFAULT_FLAG_QUERY, sort: 'evaluated-oldest' }, usage)), ['flag-9', 'flag-10', 'dark-mode', 'checkout-v2']);
+  t.deepEqual(keys(selectFlags(index, { ...DEFAULT_FLAG_QUERY, sort: 'evaluated' })), ['checkout-v2', 'dark-mode', 'flag-9', 'flag-10'], 'without usage: all alike, by key');
+  const partial = new Map([['flag-10', { lastEvaluatedAt: '2026-05-10T11:00:00Z', stale: false }]]);
+  t.deepEqual(keys(selectFlags(index, { ...DEFAULT_FLAG_QUERY, sort: 'evaluated' }, partial))[0], 'flag-10', 'a flag the listing lacks counts as never evaluated');
+});
+
+test('"stale only" keeps the flags the usage listing calls stale, and none without it', (t) => {
+  t.deepEqual(keys(selectFlags(index, { ...DEFAULT_FLAG_QUERY, stale: true }, usage)), ['flag-9', 'flag-10']);
+  t.deepEqual(keys(selectFlags(index, { ...DEFAULT_FLAG_QUERY, stale: true, search: 'ten' }, usage)), ['flag-10']);
+  t.deepEqual(selectFlags(index, { ...DEFAULT_FLAG_QUERY, stale: true }), []);
 });

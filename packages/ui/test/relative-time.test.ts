@@ -1,5 +1,5 @@
 import test from 'ava';
-import { absoluteTime, relativeTime } from '../src/lib/relative-time.js';
+import { absoluteTime, exactTime, lastEvaluatedText, relativeTime } from '../src/lib/relative-time.js';
 
 const now = Date.parse('2026-05-10T12:00:00Z');
 
@@ -22,4 +22,18 @@ test('how long ago, in the largest whole unit', (t) => {
 test('the full time for a tooltip', (t) => {
   t.is(absoluteTime('2026-05-10T11:57:31.123Z'), '2026-05-10 11:57 UTC');
   t.is(absoluteTime('garbage'), 'garbage');
+});
+
+test('the exact time, to the second', (t) => {
+  t.is(exactTime('2026-05-10T11:57:31.123Z'), '2026-05-10 11:57:31 UTC');
+  t.is(exactTime('2026-05-10T13:57:31+02:00'), '2026-05-10 11:57:31 UTC');
+  t.is(exactTime('garbage'), 'garbage');
+});
+
+test('the last evaluation: how long ago, or never', (t) => {
+  t.is(lastEvaluatedText(null, now), 'never');
+  t.is(lastEvaluatedText(undefined, now), 'never');
+  t.is(lastEvaluatedText('', now), 'never');
+  t.is(lastEvaluatedText('2026-05-10T11:59:50Z', now), 'just now');
+  t.is(lastEvaluatedText('2026-05-10T11:00:00Z', now), '1 hour ago');
 });

@@ -13,6 +13,7 @@ import type {
   Distribution,
   Flag,
   FlagType,
+  FlagUsageStatus,
   MatchType,
   Namespace,
   Rollout,
@@ -22,7 +23,7 @@ import type {
   Variant,
   VariantEvaluationResponse,
 } from '@ensign/core';
-import { request, requestRaw, seg } from './client.js';
+import { ApiError, request, requestRaw, seg } from './client.js';
 
 const api = (ns: string): string => `/api/v1/namespaces/${seg(ns)}`;
 const flagPath = (ns: string, flagKey: string): string => `${api(ns)}/flags/${seg(flagKey)}`;
@@ -205,6 +206,83 @@ export const history = {
   list: (ns: string, filter: HistoryFilter, pageToken: string, limit: number, signal?: AbortSignal): Promise<AuditPage> =>
     request('GET', `${api(ns)}/audit/events?${historyQuery(filter, pageToken, limit)}`, undefined, signal === undefined ? {} : { signal }),
 };
+
+/** Flipt's evaluation timeline of a flag: one count per step (`timestamps[i]` counts `values[i]`). */
+export interface EvaluationTimeline {
+  timestamps: string[];
+  values: number[];
+}
+export interface ValueCount {
+  /** A variant key (`""` when none matched) or, for a boolean flag, `"true"` / `"false"`. */
+  value: string;
+  count: number;
+}
+/** What a flag served between `from` and `to`. */
+export interface FlagUsageSummary {
+  flagKey: string;
+  from: string;
+  to: string;
+  evaluations: number;
+  lastEvaluatedAt: string | null;
+  values: ValueCount[];
+  reasons: Array<{ reason: string; count: number }>;
+}
+/** One flag of the namespace's usage listing, judged over its window. */
+export interface FlagUsage {
+  flagKey: string;
+  name: string;
+  type: FlagType;
+  enabled: boolean;
+  createdAt: string;
+  lastEvaluatedAt: string | null;
+  evaluations: number;
+  values: ValueCount[];
+  status: FlagUsageStatus;
+  stale: boolean;
+}
+export interface NamespaceUsage {
+  /** The window as a Go duration (`720h0m0s`). */
+  window: string;
+  since: string;
+  flags: FlagUsage[];
+}
+/** A range of time, both ends RFC 3339. */
+export interface TimeBounds {
+  from: string;
+  to: string;
+}
+
+const boundsQuery = (bounds: TimeBounds): string => `from=${seg(bounds.from)}&to=${seg(bounds.to)}`;
+
+/** A body that is not the expected JSON (a proxy's page, an older server's fallback) means the route is not there. */
+function expect<T>(body: T | undefined, has: (body: T) => boolean): T {
+  if (body === undefined || body === null || typeof body !== 'object' || !has(body)) throw new ApiError(501, 12, 'the service answered without usage data');
+  return body;
+}
+
+export const usage = {
+  /** `GET /internal/v1/analytics/…`: evaluations per step between `bounds.from` and `bounds.to`. */
+  timeline: async (ns: string, flagKey: string, bounds: TimeBounds, signal?: AbortSignal): Promise<EvaluationTimeline> =>
+    expect(
+      await request<EvaluationTimeline>('GET', `/internal/v1/analytics/namespaces/${seg(ns)}/flags/${seg(flagKey)}?${boundsQuery(bounds)}`, undefined, signal === undefined ? {} : { signal }),
+      (body) => Array.isArray(body.timestamps) && Array.isArray(body.values),
+    ),
+  /** The values and reasons a flag served between `bounds.from` and `bounds.to`, and its last evaluation. */
+  flag: async (ns: string, flagKey: string, bounds: TimeBounds, signal?: AbortSignal): Promise<FlagUsageSummary> =>
+    expect(
+      await request<FlagUsageSummary>('GET', `${flagPath(ns, flagKey)}/usage?${boundsQuery(bounds)}`, undefined, signal === undefined ? {} : { signal }),
+      (body) => Array.isArray(body.values) && typeof body.evaluations === 'number',
+    ),
+  /** Every flag of the namespace judged over `window` (a Go duration; `""` for the service's default). */
+  namespace: async (ns: string, window: string, signal?: AbortSignal): Promise<NamespaceUsage> =>
+    expect(
+      await request<NamespaceUsage>('GET', `${api(ns)}/usage${window === '' ? '' : `?window=${seg(window)}`}`, undefined, signal === undefined ? {} : { signal }),
+      (body) => Array.isArray(body.flags),
+    ),
+};
+
+/** Did a usage route answer that this service has no usage to give (a server from before it, or analytics off)? */
+export const isUsageUnavailable = (error: unknown): boolean => error instanceof ApiError && (error.status === 404 || error.status === 501);
 
 export const evaluation = {
   variant: (input: EvaluationInput): Promise<VariantEvaluationResponse> => request('POST', `/evaluate/v1/namespaces/${seg(input.namespaceKey)}/variant`, input),

@@ -29,3 +29,15 @@ export function absoluteTime(iso: string): string {
   if (Number.isNaN(then)) return iso;
   return `${new Date(then).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+/** The time to the second, for a tooltip that must be exact: `2026-05-01 14:03:27 UTC`. */
+export function exactTime(iso: string): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  return `${new Date(then).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** When a flag was last evaluated, as the list and the Usage tab say it: "never" for a flag no one asked for. */
+export function lastEvaluatedText(iso: string | null | undefined, now: number): string {
+  return iso === null || iso === undefined || iso === '' ? 'never' : relativeTime(iso, now);
+}

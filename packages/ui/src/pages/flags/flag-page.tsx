@@ -1,6 +1,7 @@
 /**
  * One flag: its header (name, key, type, the enabled switch, the console link, delete), then its
- * Overview tab (its details, and either its variants and rules or its rollouts) or its History tab.
+ * Overview tab (its details, and either its variants and rules or its rollouts), its Usage tab
+ * (evaluations over time and what it served) or its History tab.
  */
 import type { Flag } from '@ensign/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -22,11 +23,12 @@ import { FlagHistory } from './flag-history.js';
 import { FLAG_TYPE_LABEL, messageOf } from './flag-update.js';
 import { RolloutsCard } from './rollouts-card.js';
 import { RulesCard } from './rules-card.js';
+import { FlagUsageTab } from './usage/flag-usage-tab.js';
 import { VariantsCard } from './variants-card.js';
 import './flags.css';
 import './flag-rules.css';
 
-export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'history' }) {
+export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'usage' | 'history' }) {
   const ns = useNamespace();
   const flagKey = useParams().flagKey ?? '';
   const navigate = useNavigate();
@@ -100,10 +102,11 @@ export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'history' })
         label="Flag sections"
         tabs={[
           { label: 'Overview', to: paths.flag(ns, flag.key) },
+          { label: 'Usage', to: paths.flagUsage(ns, flag.key) },
           { label: 'History', to: paths.flagHistory(ns, flag.key) },
         ]}
       />
-      {tab === 'history' ? <FlagHistory ns={ns} flag={flag} /> : <FlagOverview ns={ns} flag={flag} />}
+      {tab === 'history' ? <FlagHistory ns={ns} flag={flag} /> : tab === 'usage' ? <FlagUsageTab ns={ns} flag={flag} /> : <FlagOverview ns={ns} flag={flag} />}
     </>
   );
 }

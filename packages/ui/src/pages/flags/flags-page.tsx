@@ -1,6 +1,7 @@
 /**
  * The flags of a namespace: read whole once, then searched, filtered, sorted and paged in the
- * browser. The list's state lives in the address, so going back to it from a flag finds it as left.
+ * browser, with how each is used (last evaluation, status over a window) from the usage listing.
+ * The list's state lives in the address, so going back to it from a flag finds it as left.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
@@ -16,6 +17,8 @@ import { clampPage, DEFAULT_FLAG_QUERY, type FlagQuery, indexFlags, pageOf, read
 import { FlagsTable } from './flags-table.js';
 import { FlagsToolbar } from './flags-toolbar.js';
 import { NewFlagDialog } from './new-flag-dialog.js';
+import { UsageFilters } from './usage-filters.js';
+import { useNamespaceUsage } from './use-namespace-usage.js';
 import './flags.css';
 
 export const FLAGS_PAGE_SIZE = 25;
@@ -31,16 +34,19 @@ export function FlagsPage() {
   const update = (changes: Partial<FlagQuery & { page: number }>) => setParams(writeFlagQuery({ ...state, page: 0, ...changes }), { replace: true });
   const [searchText, setSearchText] = useAddressText(state.search, (text) => update({ search: text }));
   const search = useDeferredValue(searchText);
+  const usage = useNamespaceUsage(ns, state.window);
   const index = useMemo(() => indexFlags(data ?? []), [data]);
   const matches = useMemo(
-    () => selectFlags(index, { search, type: state.type, enabled: state.enabled, sort: state.sort }),
-    [index, search, state.type, state.enabled, state.sort],
+    () => selectFlags(index, { search, type: state.type, enabled: state.enabled, sort: state.sort, stale: state.stale, window: state.window }, usage.byFlag),
+    [index, search, state.type, state.enabled, state.sort, state.stale, state.window, usage.byFlag],
   );
   const page = clampPage(state.page, matches.length, FLAGS_PAGE_SIZE);
   const shown = useMemo(() => pageOf(matches, page, FLAGS_PAGE_SIZE), [matches, page]);
 
   const total = data?.length ?? 0;
-  const filtered = state.search !== '' || state.type !== 'all' || state.enabled !== 'all';
+  const filtered = state.search !== '' || state.type !== 'all' || state.enabled !== 'all' || state.stale;
+  // Which flags are stale, and their order by evaluation, are known once the usage listing is there.
+  const waitingForUsage = (state.stale || state.sort === 'evaluated' || state.sort === 'evaluated-oldest') && usage.column.state === 'loading';
   const newFlag = (
     <button type="button" className="button button-primary" onClick={() => setDialog((d) => ({ open: true, key: d.key + 1 }))}>
       New flag
@@ -61,13 +67,22 @@ export function FlagsPage() {
   else
     body = (
       <>
-        <FlagsToolbar query={{ ...state, search: searchText }} onChange={(changes) => (changes.search === undefined ? update(changes) : setSearchText(changes.search))} />
+        <FlagsToolbar query={{ ...state, search: searchText }} onChange={(changes) => (changes.search === undefined ? update(changes) : setSearchText(changes.search))}>
+          <UsageFilters query={state} serverWindow={usage.serverWindow} disabled={usage.unavailable} onChange={update} />
+        </FlagsToolbar>
+        {!usage.unavailable && usage.listing.error !== null && <ErrorBanner error={usage.listing.error} onRetry={() => void usage.listing.refetch()} />}
         <div className="card">
-          {matches.length === 0 ? (
+          {waitingForUsage ? (
+            <Loading label="Loading usage…" />
+          ) : matches.length === 0 ? (
             <EmptyState
               title="No flags match"
               action={
-                <button type="button" className="button" onClick={() => setParams(writeFlagQuery({ ...DEFAULT_FLAG_QUERY, sort: state.sort, page: 0 }), { replace: true })}>
+                <button
+                type="button"
+                className="button"
+                onClick={() => setParams(writeFlagQuery({ ...DEFAULT_FLAG_QUERY, sort: state.sort, window: state.window, page: 0 }), { replace: true })}
+              >
                   Clear search and filters
                 </button>
               }
@@ -75,7 +90,7 @@ export function FlagsPage() {
               None of the {total.toLocaleString()} flags matches the search and filters.
             </EmptyState>
           ) : (
-            <FlagsTable ns={ns} flags={shown} />
+            <FlagsTable ns={ns} flags={shown} usage={usage.column} sort={state.sort} onSort={(sort) => update({ sort })} />
           )}
         </div>
         <Pager page={page} pageSize={FLAGS_PAGE_SIZE} total={matches.length} onPage={(p) => {
@@ -90,7 +105,10 @@ export function FlagsPage() {
       <PageHeader
         title="Flags"
         subtitle={
-          data === undefined ? undefined : filtered ? `${matches.length.toLocaleString()} of ${total.toLocaleString()} flags` : `${total.toLocaleString()} ${total === 1 ? 'flag' : 'flags'}`
+          data === undefined
+            ? undefined
+            : (filtered ? `${matches.length.toLocaleString()} of ${total.toLocaleString()} flags` : `${total.toLocaleString()} ${total === 1 ? 'flag' : 'flags'}`) +
+              (usage.unavailable ? ' · usage is not available on this server' : '')
         }
         actions={total > 0 ? newFlag : undefined}
       />

@@ -2,11 +2,46 @@
 import type { Flag } from '@ensign/core';
 import { memo } from 'react';
 import { Link, useNavigate } from 'react-router';
+import type { FlagUsage } from '../../api/endpoints.js';
 import { paths } from '../../layout/namespace.js';
+import type { FlagSort } from '../../lib/flag-list.js';
 import { absoluteTime, relativeTime } from '../../lib/relative-time.js';
 import { FLAG_TYPE_LABEL } from './flag-update.js';
+import { LastEvaluated } from './last-evaluated.js';
+import { UsageBadge } from './usage-badge.js';
 
-const FlagRow = memo(function FlagRow({ ns, flag, now }: { ns: string; flag: Flag; now: number }) {
+/** Where the usage listing stands: on its way, there, or not to be had (failed, or a service without it). */
+export type UsageState = 'loading' | 'ready' | 'missing';
+
+export interface UsageColumn {
+  state: UsageState;
+  byFlag: ReadonlyMap<string, FlagUsage> | undefined;
+  /** The window the statuses are judged over, as a person says it ("30 days"). */
+  windowText: string;
+}
+
+/** The usage cell: when the flag was last evaluated and its status, or a placeholder of the same height. */
+function UsageCell({ usage, state, windowText, now }: { usage: FlagUsage | undefined; state: UsageState; windowText: string; now: number }) {
+  if (state === 'loading') return <span className="muted">…</span>;
+  if (usage === undefined) return <span className="muted">–</span>;
+  return (
+    <span className="usage-cell">
+      <LastEvaluated at={usage.lastEvaluatedAt} now={now} />
+      <UsageBadge usage={usage} windowText={windowText} />
+    </span>
+  );
+}
+
+interface FlagRowProps {
+  ns: string;
+  flag: Flag;
+  usage: FlagUsage | undefined;
+  usageState: UsageState;
+  windowText: string;
+  now: number;
+}
+
+const FlagRow = memo(function FlagRow({ ns, flag, usage, usageState, windowText, now }: FlagRowProps) {
   const navigate = useNavigate();
   const to = paths.flag(ns, flag.key);
   return (
@@ -37,11 +72,37 @@ const FlagRow = memo(function FlagRow({ ns, flag, now }: { ns: string; flag: Fla
           {relativeTime(flag.updatedAt, now)}
         </time>
       </td>
+      <td className="nowrap last-evaluated-cell">
+        <UsageCell usage={usage} state={usageState} windowText={windowText} now={now} />
+      </td>
     </tr>
   );
 });
 
-export function FlagsTable({ ns, flags }: { ns: string; flags: readonly Flag[] }) {
+/** The "Last evaluated" heading: a button that orders the list by it, most recent first, then least recent first. */
+function LastEvaluatedHeading({ sort, onSort }: { sort: FlagSort; onSort: (sort: FlagSort) => void }) {
+  const order = sort === 'evaluated' ? 'descending' : sort === 'evaluated-oldest' ? 'ascending' : undefined;
+  return (
+    <th scope="col" aria-sort={order} className="last-evaluated-cell">
+      <button type="button" className="sort-heading" onClick={() => onSort(sort === 'evaluated' ? 'evaluated-oldest' : 'evaluated')}>
+        Last evaluated
+        <span aria-hidden="true" className="sort-arrow">
+          {order === 'descending' ? '↓' : order === 'ascending' ? '↑' : '↕'}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+export interface FlagsTableProps {
+  ns: string;
+  flags: readonly Flag[];
+  usage: UsageColumn;
+  sort: FlagSort;
+  onSort: (sort: FlagSort) => void;
+}
+
+export function FlagsTable({ ns, flags, usage, sort, onSort }: FlagsTableProps) {
   // To the minute, so that rows whose flag did not change skip rendering.
   const now = Math.floor(Date.now() / 60_000) * 60_000;
   return (
@@ -61,11 +122,12 @@ export function FlagsTable({ ns, flags }: { ns: string; flags: readonly Flag[] }
             <th scope="col" className="hide-narrow">
               Updated
             </th>
+            <LastEvaluatedHeading sort={sort} onSort={onSort} />
           </tr>
         </thead>
         <tbody>
           {flags.map((flag) => (
-            <FlagRow key={flag.key} ns={ns} flag={flag} now={now} />
+            <FlagRow key={flag.key} ns={ns} flag={flag} usage={usage.byFlag?.get(flag.key)} usageState={usage.state} windowText={usage.windowText} now={now} />
           ))}
         </tbody>
       </table>

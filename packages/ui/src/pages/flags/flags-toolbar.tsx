@@ -1,7 +1,8 @@
-/** Search, type and state filters and the order of the flags list. */
+/** Search, type and state filters and the order of the flags list; `children` adds controls after them. */
+import type { ReactNode } from 'react';
 import { FLAG_SORTS, type EnabledFilter, type FlagQuery, type FlagSort, type TypeFilter } from '../../lib/flag-list.js';
 
-export function FlagsToolbar({ query, onChange }: { query: FlagQuery; onChange: (changes: Partial<FlagQuery>) => void }) {
+export function FlagsToolbar({ query, onChange, children }: { query: FlagQuery; onChange: (changes: Partial<FlagQuery>) => void; children?: ReactNode }) {
   return (
     <div className="toolbar flags-toolbar" role="search">
       <input
@@ -29,6 +30,7 @@ export function FlagsToolbar({ query, onChange }: { query: FlagQuery; onChange: 
           </option>
         ))}
       </select>
+      {children}
     </div>
   );
 }
