@@ -6,6 +6,7 @@
  * frame; one that stays behind for `slowAfterMs` is dropped, logged and counted.
  */
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { gatedSnapshot } from '../snapshot/gated-snapshot.js';
 import type { SnapshotGate } from '../snapshot/server-version.js';
@@ -37,6 +38,10 @@ export interface StreamCounts {
 
 interface Watcher {
   readonly res: ServerResponse;
+  /** Frames are written on the socket itself, past the response's per-write bookkeeping. */
+  readonly socket: Socket;
+  /** Whether the response is chunked (HTTP/1.1), so frames go as chunks. */
+  readonly chunked: boolean;
   readonly key: string;
   readonly gate: SnapshotGate;
   readonly framing: StreamFraming;
@@ -66,11 +71,27 @@ export class SnapshotStreams {
 
   /** Starts streaming `request.key` on `res`: headers at once, then the current state unless the client holds it. */
   open(res: ServerResponse, request: StreamRequest): void {
-    const watcher: Watcher = { res, key: request.key, gate: request.gate, framing: request.framing, lastSent: request.digest, behind: false, slowTimer: undefined };
     res.writeHead(200, { 'Content-Type': contentTypeOf(request.framing), 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
     res.flushHeaders();
+    const { socket } = res;
+    // A HEAD has its answer in the headers; a response without its socket has been closed already.
+    if (res.req.method === 'HEAD' || socket === null) {
+      res.end();
+      return;
+    }
     // Keep-alive lives at the TCP level: a line that is not a message would break Flipt's SDKs.
-    res.socket?.setKeepAlive(true, 30_000);
+    socket.setKeepAlive(true, 30_000);
+    const watcher: Watcher = {
+      res,
+      socket,
+      chunked: res.chunkedEncoding,
+      key: request.key,
+      gate: request.gate,
+      framing: request.framing,
+      lastSent: request.digest,
+      behind: false,
+      slowTimer: undefined,
+    };
     let watchers = this.byNamespace.get(request.key);
     if (watchers === undefined) {
       watchers = new Set();
@@ -79,7 +100,7 @@ export class SnapshotStreams {
     }
     watchers.add(watcher);
     this.counts.open[watcher.framing]++;
-    res.on('drain', () => this.drained(watcher));
+    socket.on('drain', () => this.drained(watcher));
     res.once('close', () => this.closed(watcher));
     this.send(watcher);
   }
@@ -106,13 +127,14 @@ export class SnapshotStreams {
     if (held === undefined) return;
     const served = gatedSnapshot(held.snapshot, watcher.gate);
     if (served.etag === watcher.lastSent) return;
-    const { res } = watcher;
-    if (res.writableNeedDrain) {
+    const { socket } = watcher;
+    if (socket.writableNeedDrain) {
       watcher.behind = true;
       watcher.slowTimer ??= setTimeout(() => this.drop(watcher), this.slowAfterMs).unref();
       return;
     }
-    res.write(snapshotFrame(served, watcher.framing));
+    const frame = snapshotFrame(served, watcher.framing);
+    socket.write(watcher.chunked ? frame.chunk : frame.bytes);
     watcher.lastSent = served.etag;
     this.counts.messages[watcher.framing]++;
   }

@@ -16,22 +16,33 @@ export const framingOf = (accept: string | undefined): StreamFraming => (accept 
 
 export const contentTypeOf = (framing: StreamFraming): string => (framing === 'sse' ? SSE_CONTENT_TYPE : 'application/json');
 
-const ndjsonFrames = new WeakMap<GatedSnapshot, Buffer>();
-const sseFrames = new WeakMap<GatedSnapshot, Buffer>();
+/** A message as written on the socket: bare, and as one HTTP/1.1 chunk. */
+export interface Frame {
+  bytes: Buffer;
+  chunk: Buffer;
+}
+
+const ndjsonFrames = new WeakMap<GatedSnapshot, Frame>();
+const sseFrames = new WeakMap<GatedSnapshot, Frame>();
 
 /**
  * The message announcing `served`. NDJSON: the whole document with its `digest` after the flags
  * (proto field order). SSE: `id` is the digest's first 9 characters and `data` asks for a refetch.
+ * Its chunk is framed once, so thousands of streams are written the same bytes without any
+ * allocation per stream.
  */
-export function snapshotFrame(served: GatedSnapshot, framing: StreamFraming): Buffer {
+export function snapshotFrame(served: GatedSnapshot, framing: StreamFraming): Frame {
   const frames = framing === 'sse' ? sseFrames : ndjsonFrames;
   let frame = frames.get(served);
   if (frame === undefined) {
-    frame = Buffer.from(framing === 'sse' ? sseText(served.etag) : ndjsonText(served));
+    const bytes = Buffer.from(framing === 'sse' ? sseText(served.etag) : ndjsonText(served));
+    frame = { bytes, chunk: Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, CRLF]) };
     frames.set(served, frame);
   }
   return frame;
 }
+
+const CRLF = Buffer.from('\r\n');
 
 // The body is `{"namespace":…,"flags":[…]}`: the digest goes in before its closing brace.
 const ndjsonText = (served: GatedSnapshot): string => `{"result":${served.body.slice(0, -1)},"digest":"${served.etag}"}}\n`;
