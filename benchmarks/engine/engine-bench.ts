@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { compileSnapshot, evaluateBoolean, evaluateVariant, isFailure } from '@ensign/engine';
 import type { CompiledSnapshot, FlagInput, HashMode } from '@ensign/engine';
+import { EvaluationTally } from '@ensign/evaluator';
 import { BOOLEAN_FLAG, VARIANT_FLAG, benchmarkDocument, contexts, entityIds } from './fixtures.js';
 import { writeResults } from './results-file.js';
 
@@ -14,6 +15,8 @@ const MEASURE_MS = Number(process.env['BENCH_MEASURE_MS'] ?? 3000);
 const INPUTS = 10_000;
 const CHUNK = 50_000;
 const ENV = { now: Date.parse('2025-06-01T00:00:00Z') };
+/** CPU per request of `ensign evaluator` serving one variant evaluation (bench:http: about 24,700 requests per core-second). */
+const REQUEST_CPU_NS = Number(process.env['BENCH_REQUEST_CPU_NS'] ?? 40_000);
 
 /**
  * One case. The headline figure is per CPU second of this (single-threaded) process, so that other
@@ -50,6 +53,29 @@ const variant: Evaluate = (compiled, input) => {
 const boolean: Evaluate = (compiled, input) => {
   const r = evaluateBoolean(compiled, input, ENV);
   if (isFailure(r)) throw new Error(r.message);
+  return r.enabled;
+};
+
+/**
+ * Evaluations counted as every transport counts them (for `/metrics` and analytics): timed with
+ * `performance.now()` and added to the process's tally; the cost of counting is this case's time
+ * less the uncounted one's.
+ */
+const tally = new EvaluationTally();
+
+const countedVariant: Evaluate = (compiled, input) => {
+  const started = performance.now();
+  const r = evaluateVariant(compiled, input, ENV);
+  if (isFailure(r)) throw new Error(r.message);
+  tally.variant('default', input.flagKey, r, performance.now() - started);
+  return r.match;
+};
+
+const countedBoolean: Evaluate = (compiled, input) => {
+  const started = performance.now();
+  const r = evaluateBoolean(compiled, input, ENV);
+  if (isFailure(r)) throw new Error(r.message);
+  tally.boolean('default', input.flagKey, r, performance.now() - started);
   return r.enabled;
 };
 
@@ -100,6 +126,8 @@ const cases: CaseResult[] = [
   measure('boolean (segment + threshold rollouts)', 'murmur3', BOOLEAN_FLAG, boolean),
   measure('variant (2 rules, 3 constraints, 3-way split)', 'crc32', VARIANT_FLAG, variant),
   measure('boolean (segment + threshold rollouts)', 'crc32', BOOLEAN_FLAG, boolean),
+  measure('variant, counted', 'murmur3', VARIANT_FLAG, countedVariant),
+  measure('boolean, counted', 'murmur3', BOOLEAN_FLAG, countedBoolean),
 ];
 
 const pad = (s: string, n: number) => s.padEnd(n);
@@ -111,6 +139,12 @@ for (const c of cases) {
     `${pad(c.name, 48)} ${pad(c.hash, 8)} ${lpad(fmt(c.opsPerCpuSecond), 12)} ${lpad(c.nsPerOp.toFixed(1), 7)} ${lpad(fmt(c.opsPerWallSecond), 13)} ${lpad(c.positiveRate.toFixed(3), 9)}`,
   );
 }
+const nsOf = (name: string) => cases.find((c) => c.name.startsWith(name) && c.hash === 'murmur3')?.nsPerOp ?? 0;
+const countingNs = { variant: nsOf('variant, counted') - nsOf('variant (2'), boolean: nsOf('boolean, counted') - nsOf('boolean (') };
+console.log(
+  `\ncounting an evaluation (timing it and adding it to the tally): ${countingNs.variant.toFixed(1)} ns (variant), ${countingNs.boolean.toFixed(1)} ns (boolean); ` +
+    `against the ${fmt(Math.round(REQUEST_CPU_NS / 1000))} µs of CPU an evaluator spends per request (npm run bench:http), ${((Math.max(countingNs.variant, countingNs.boolean) / REQUEST_CPU_NS) * 100).toFixed(2)} %`,
+);
 const loadAverage = os.loadavg()[0] ?? 0;
 if (loadAverage > 1.5) console.log(`\n(load average ${loadAverage.toFixed(1)}: other work was running; the wall-clock figures suffer most)`);
 
@@ -123,5 +157,6 @@ const path = writeResults('engine.json', {
   inputs: INPUTS,
   loadAverage: os.loadavg(),
   cases,
+  countingNs,
 });
 console.log(`\nwritten ${path}`);

@@ -51,7 +51,16 @@ export class FlagTally {
 
 /** A result's label key, made once per shared (frozen) result object of the engine. */
 const variantKey = memoForFrozen((r: VariantResult): string => `v|${r.match}|${r.segmentKeys[0] ?? ''}|${r.reason}|${r.variantKey}`);
-const booleanKey = memoForFrozen((r: BooleanResult): string => `b|${r.enabled}|${r.reason}`);
+/** Boolean results are made per evaluation, so their keys are looked up, not built: one pair per reason. */
+const booleanKeys = new Map<string, readonly [whenFalse: string, whenTrue: string]>();
+function booleanKey(r: BooleanResult): string {
+  let keys = booleanKeys.get(r.reason);
+  if (keys === undefined) {
+    keys = [`b|false|${r.reason}`, `b|true|${r.reason}`];
+    booleanKeys.set(r.reason, keys);
+  }
+  return keys[r.enabled ? 1 : 0];
+}
 const variantLabels = (r: VariantResult): ResultLabels => ({ match: String(r.match), segment: r.segmentKeys[0] ?? '', reason: r.reason, value: r.variantKey, type: 'variant' });
 const booleanLabels = (r: BooleanResult): ResultLabels => ({ value: String(r.enabled), reason: r.reason, type: 'boolean' });
 
