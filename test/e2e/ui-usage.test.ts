@@ -285,7 +285,8 @@ test.serial('the flags list: last evaluated or "never", ordered by it, statuses,
     const phone = await open(t, `/namespaces/${ns}/flags?window=${window}s`, { viewport: { width: 390, height: 844 }, colorScheme });
     await phone.page.getByRole('link', { name: 'idle-c' }).waitFor();
     t.true(await noSideways(phone.page), `${colorScheme}: no sideways scrolling`);
-    t.true(await phone.page.getByRole('row').filter({ hasText: 'idle-d' }).getByText('never').isVisible(), `${colorScheme}: the usage column is on screen`);
+    const never = phone.page.getByRole('row').filter({ hasText: 'idle-d' }).getByText('never');
+    t.true(await never.waitFor({ timeout: 10_000 }).then(() => true, () => false), `${colorScheme}: the usage column is on screen`);
     await screenshot(phone.page, `flags-usage-phone-${colorScheme}`);
     await phone.page.goto(`${ui.server.baseUrl}/namespaces/${ns}/flags/used-a/usage`);
     await totalReads(phone.page, 12);
