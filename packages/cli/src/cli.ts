@@ -1,24 +1,21 @@
 /** Command-line grammar of `ensign`: commands, flags, help texts and argument parsing. */
 import { parseArgs } from 'node:util';
 import { renderConfigText } from './config/config.reference.js';
-
-/** A command-line flag, as parsed and as documented. */
-interface FlagSpec {
-  name: 'config' | 'help' | 'version';
-  short: string;
-  value?: string;
-  doc: string;
-}
+import { EXPORT_FLAGS, exportArgs, type ExportArgs, type FlagSpec, IMPORT_FLAGS, importArgs, type ImportArgs } from './transfer-flags.js';
 
 /** A subcommand of `ensign`. */
 export interface CommandSpec {
   name: CommandName;
   summary: string;
   description: string;
+  /** What follows the command's name in its usage line. */
+  usage?: string;
+  /** Its own flags, besides --config and --help. */
+  flags?: readonly FlagSpec[];
 }
 
 /** The names `ensign` accepts as its first argument. */
-export type CommandName = 'server' | 'evaluator' | 'migrate';
+export type CommandName = 'server' | 'evaluator' | 'migrate' | 'export' | 'import';
 
 const CONFIG_FLAG: FlagSpec = {
   name: 'config',
@@ -61,18 +58,43 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'Apply pending database migrations and exit',
     description: 'Opens the database named by db.url, applies every pending migration, prints what was applied\n(or that the schema is up to date) and exits 0.',
   },
+  {
+    name: 'export',
+    summary: 'Write namespaces as Flipt documents (YAML or JSON), as `flipt export` does',
+    description:
+      'Reads the namespaces from the database named by db.url (or from the server at --address) and writes\n' +
+      'one Flipt document (version 1.4) per namespace to stdout or --output: YAML documents separated by ---,\n' +
+      'or JSON values one per line when the output file ends in .json. Without a namespace flag it exports\n' +
+      '`default`. Exits 1 with one line on stderr when a namespace does not exist or the database fails.',
+    usage: '[-o <file>] [-n <key> | --namespaces <a,b> | --all-namespaces] [--sort-by-key] [-a <url> [-t <token>]] [--config <path>]',
+    flags: EXPORT_FLAGS,
+  },
+  {
+    name: 'import',
+    summary: 'Load Flipt documents (an export) into namespaces, as `flipt import` does',
+    description:
+      'Reads Flipt documents (versions 1.0 to 1.4; .json files as JSON, anything else as YAML with --- between\n' +
+      'documents) and writes each namespace in one change, creating namespaces that are missing. Every\n' +
+      'document is checked before anything is written: a bad one exits 1 with one line on stderr naming the\n' +
+      'document and the field. A key that already exists is refused unless --drop (the namespace\'s flags and\n' +
+      'segments are replaced) or --skip-existing (existing keys are kept). Applies pending migrations first.',
+    usage: '(<file> | --stdin) [--drop] [--skip-existing] [-a <url> [-t <token>]] [--config <path>]',
+    flags: IMPORT_FLAGS,
+  },
 ];
 
 /** What the command line asks for. */
 export type Invocation =
   | { kind: 'help'; text: string }
   | { kind: 'version' }
-  | { kind: 'run'; command: CommandName; configPath: string | undefined }
+  | { kind: 'run'; command: 'server' | 'evaluator' | 'migrate'; configPath: string | undefined }
+  | { kind: 'run'; command: 'export'; configPath: string | undefined; args: ExportArgs }
+  | { kind: 'run'; command: 'import'; configPath: string | undefined; args: ImportArgs }
   | { kind: 'usage-error'; message: string; usage: string };
 
 const flagLine = (flag: FlagSpec): string => {
-  const head = `-${flag.short}, --${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
-  return `  ${head.padEnd(24)}  ${flag.doc}`;
+  const head = `${flag.short === undefined ? '    ' : `-${flag.short}, `}--${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
+  return `  ${head.padEnd(28)}  ${flag.doc}`;
 };
 
 const configSection = (): string =>
@@ -108,11 +130,12 @@ export function rootHelp(): string {
 /** `ensign <command> --help`. */
 export function commandHelp(command: CommandSpec): string {
   return [
-    `Usage: ensign ${command.name} [--config <path>]`,
+    `Usage: ensign ${command.name} ${command.usage ?? '[--config <path>]'}`,
     '',
     command.description,
     '',
     'Flags:',
+    ...(command.flags ?? []).map(flagLine),
     ...COMMAND_FLAGS.map(flagLine),
     '',
     configSection(),
@@ -125,27 +148,38 @@ const shortUsage = (): string =>
 
 const usageError = (message: string): Invocation => ({ kind: 'usage-error', message, usage: shortUsage() });
 
+/** Every flag any command takes, for one strict parse; which command takes which is checked after. */
+const ALL_FLAGS: readonly FlagSpec[] = [
+  ...[CONFIG_FLAG, HELP_FLAG, VERSION_FLAG],
+  ...[...EXPORT_FLAGS, ...IMPORT_FLAGS].filter((flag, i, all) => all.findIndex((f) => f.name === flag.name) === i),
+];
+
+const PARSE_OPTIONS = Object.fromEntries(
+  ALL_FLAGS.map((f) => [f.name, { type: f.value ? 'string' : 'boolean', ...(f.short === undefined ? {} : { short: f.short }) }] as const),
+);
+
+/** The first flag given that the command does not take. */
+function foreignFlag(values: Readonly<Record<string, unknown>>, command: CommandSpec | undefined): string | undefined {
+  const own = new Set([...COMMAND_FLAGS, VERSION_FLAG, ...(command?.flags ?? [])].map((f) => f.name));
+  return Object.keys(values).find((name) => values[name] !== undefined && !own.has(name));
+}
+
 /** Parses `argv` (without the node and script paths). */
 export function parseCommandLine(argv: readonly string[]): Invocation {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: Object.fromEntries(
-        [CONFIG_FLAG, HELP_FLAG, VERSION_FLAG].map((f) => [f.name, { type: f.value ? 'string' : 'boolean', short: f.short }] as const),
-      ),
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: PARSE_OPTIONS });
   } catch (err) {
     return usageError((err as Error).message);
   }
-  const { values, positionals } = parsed;
-  const [name, ...extra] = positionals;
+  const values = parsed.values as Readonly<Record<string, string | boolean | undefined>>;
+  const [name, ...extra] = parsed.positionals;
   const command = COMMANDS.find((c) => c.name === name);
 
   if (name !== undefined && command === undefined) return usageError(`unknown command "${name}"`);
-  if (extra.length > 0) return usageError(`unexpected argument "${extra[0]}"`);
+  const foreign = foreignFlag(values, command);
+  if (foreign !== undefined) return usageError(command ? `unknown flag --${foreign} for "ensign ${command.name}"` : 'missing command');
+  if (command?.name !== 'import' && extra.length > 0) return usageError(`unexpected argument "${extra[0]}"`);
   if (values.help) return { kind: 'help', text: command ? commandHelp(command) : rootHelp() };
   if (values.version) {
     return command ? usageError(`unknown flag --version for "ensign ${command.name}"`) : { kind: 'version' };
@@ -154,5 +188,16 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     return usageError(values.config !== undefined ? '--config needs a command' : 'missing command');
   }
   const configPath = typeof values.config === 'string' ? values.config : undefined;
-  return { kind: 'run', command: command.name, configPath };
+  switch (command.name) {
+    case 'export': {
+      const args = exportArgs(values);
+      return typeof args === 'string' ? usageError(args) : { kind: 'run', command: 'export', configPath, args };
+    }
+    case 'import': {
+      const args = importArgs(values, extra);
+      return typeof args === 'string' ? usageError(args) : { kind: 'run', command: 'import', configPath, args };
+    }
+    default:
+      return { kind: 'run', command: command.name, configPath };
+  }
 }

@@ -46,7 +46,9 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
     io.stderr(`ensign: invalid configuration: ${err.message}\n`);
     return EXIT_USAGE;
   }
-  const logger = createLogger(loaded.config);
+  // export and import write documents and results to stdout: their log lines go to stderr.
+  const transfer = invocation.command === 'export' || invocation.command === 'import';
+  const logger = createLogger(loaded.config, transfer ? 'stderr' : 'stdout');
   for (const warning of loaded.warnings) logger.warn(warning);
 
   // Each command is loaded only when it runs: an evaluator never loads the database drivers or the
@@ -54,6 +56,14 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
   if (invocation.command === 'migrate') {
     const { migrateCommand } = await import('./commands/migrate.command.js');
     return migrateCommand(loaded.config, logger, (line) => io.stdout(`${line}\n`), embedded);
+  }
+  if (invocation.command === 'export') {
+    const { exportCommand } = await import('./commands/export.command.js');
+    return exportCommand(loaded.config, invocation.args, io, embedded);
+  }
+  if (invocation.command === 'import') {
+    const { importCommand } = await import('./commands/import.command.js');
+    return importCommand(loaded.config, invocation.args, io, embedded);
   }
   // Listening for the stop signals before loading, so one that arrives meanwhile still stops the command once started.
   const stopSignal = io.waitForStop();

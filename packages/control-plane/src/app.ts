@@ -16,6 +16,7 @@ import { ConstraintService } from './features/constraints/constraint.service.js'
 import { registerConstraintRoutes } from './features/constraints/constraint.routes.js';
 import { DistributionService } from './features/distributions/distribution.service.js';
 import { registerDistributionRoutes } from './features/distributions/distribution.routes.js';
+import { registerDocumentRoutes } from './features/documents/document.routes.js';
 import { FlagService } from './features/flags/flag.service.js';
 import { registerFlagRoutes } from './features/flags/flag.routes.js';
 import { registerHistoryRoutes } from './features/history/history.routes.js';
@@ -30,8 +31,11 @@ import { registerSegmentRoutes } from './features/segments/segment.routes.js';
 import { VariantService } from './features/variants/variant.service.js';
 import { registerVariantRoutes } from './features/variants/variant.routes.js';
 import { registerHealthRoutes } from './health/health.routes.js';
+import { type BuildInfo, registerInfoRoutes } from './meta/info.routes.js';
+import { type StorageReport, storageHealth } from './meta/storage-report.js';
 import type { AppRouter, AppState } from './http/app-state.js';
 import { jsonBodyMiddleware } from './http/body.middleware.js';
+import { emptyNamespaceSegment } from './http/empty-namespace.middleware.js';
 import { errorsMiddleware } from './http/errors.middleware.js';
 import { requestLogMiddleware } from './http/request-log.middleware.js';
 import { tracingMiddleware } from './http/tracing.middleware.js';
@@ -67,6 +71,10 @@ export interface AppDeps {
   ui?: UiAssets;
   /** Evaluation counts: `/internal/v1/analytics` and the `/api/v1` usage routes, when given. */
   analytics?: AnalyticsOptions;
+  /** Where flags come from, for `/meta/info` and `/health`; writable database storage when not given. */
+  storage?: StorageReport;
+  /** The executable's version, commit and build date, for `/meta/info`. */
+  build?: BuildInfo;
 }
 
 function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy, analytics: AnalyticsOptions | undefined): AppRouter {
@@ -91,6 +99,17 @@ function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: Acces
   return router;
 }
 
+/**
+ * The document routes under `/api/v1` (export, import): a router of their own, as an import's body
+ * is YAML or JSON text the management API's JSON-object parser would refuse.
+ */
+function documentsRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy): AppRouter {
+  const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
+  router.use(namespaceScopeMiddleware(API_PREFIX, policy));
+  registerDocumentRoutes(router, { documents: store.documents, bodyLimitBytes });
+  return router;
+}
+
 /** `/internal/v1/analytics`: authenticated as management routes, a scoped token held to the path's namespace. */
 function analyticsRouter(analytics: AnalyticsOptions, policy: AccessPolicy): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: ANALYTICS_PREFIX, methods: METHODS, sensitive: true });
@@ -110,7 +129,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const allowed = { throw: true, methodNotAllowed, notImplemented: methodNotAllowed };
 
   const health: AppRouter = new Router<AppState>({ methods: METHODS, sensitive: true });
-  registerHealthRoutes(health, deps.store);
+  const storage: StorageReport = deps.storage ?? { type: 'database', readOnly: false };
+  const declarative = storage.status;
+  registerHealthRoutes(health, deps.store, declarative === undefined ? {} : { storage: () => storageHealth(declarative()) });
   if (deps.metrics !== undefined) registerMetricsRoutes(health, deps.metrics);
   const bodyLimitBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const { auth } = deps;
@@ -122,6 +143,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   if (deps.requests !== undefined) app.use(requestMetricsMiddleware(deps.requests));
   app.use(errorsMiddleware());
   app.use(stripTrailingSlash());
+  app.use(emptyNamespaceSegment(API_PREFIX));
   // The UI's pages and files are public: its login screen is what a caller without a credential needs.
   if (deps.ui !== undefined) app.use(uiMiddleware(deps.ui));
   app.use(notFoundUnder(auth === undefined ? [API_PREFIX, INTERNAL_PREFIX] : [API_PREFIX, INTERNAL_PREFIX, AUTH_PREFIX]));
@@ -131,8 +153,15 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   }
   app.use(health.routes());
   app.use(health.allowedMethods(allowed));
+  const meta: AppRouter = new Router<AppState>({ methods: METHODS, sensitive: true });
+  registerInfoRoutes(meta, { ...(deps.build === undefined ? {} : { build: deps.build }), authenticationRequired: policy.options.required, analyticsEnabled: deps.analytics !== undefined, storage });
+  app.use(meta.routes());
+  app.use(meta.allowedMethods(allowed));
   app.use(api.routes());
   app.use(api.allowedMethods(allowed));
+  const documents = documentsRouter(deps.store, bodyLimitBytes, policy);
+  app.use(documents.routes());
+  app.use(documents.allowedMethods(allowed));
   if (deps.analytics !== undefined) {
     const internal = analyticsRouter(deps.analytics, policy);
     app.use(internal.routes());

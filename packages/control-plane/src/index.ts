@@ -58,3 +58,17 @@ export type { AuthenticationJson } from './features/auth/authentication-json.js'
 export { listMethods } from './features/auth/method-catalog.js';
 export { decodeCreateToken, decodeListTokens, readTimestamp } from './features/auth/token.decode.js';
 export { registerPublishMetrics } from './metrics/snapshot-publish.metrics.js';
+export {
+  DeclarativeError,
+  DeclarativeStorage,
+  DocumentApplier,
+  GitSource,
+  LocalSource,
+  READ_ONLY_MESSAGE,
+  readOnlyError,
+  readOnlyStore,
+  registerDeclarativeMetrics,
+} from './declarative/index.js';
+export type { DeclarativeStatus, FeatureSource, GitAccess, GitSourceOptions, LocalSourceOptions, SyncOutcome } from './declarative/index.js';
+export type { BuildInfo } from './meta/info.routes.js';
+export type { StorageReport } from './meta/storage-report.js';

@@ -1,5 +1,6 @@
 import type { ConstraintRepository } from './features/constraints/constraint.repository.js';
 import type { DistributionRepository } from './features/distributions/distribution.repository.js';
+import type { DocumentRepository } from './features/documents/document.repository.js';
 import type { FlagRepository } from './features/flags/flag.repository.js';
 import type { HistoryRepository } from './features/history/history.repository.js';
 import type { NamespaceRepository } from './features/namespaces/namespace.repository.js';
@@ -18,6 +19,8 @@ export interface ManagementStore {
   rules: RuleRepository;
   distributions: DistributionRepository;
   rollouts: RolloutRepository;
+  /** Whole namespaces as Flipt documents (export, import). */
+  documents: DocumentRepository;
   /** The history of changes (`audit_events`), one entry per committed write. */
   audit: HistoryRepository;
   /** Resolves when the database answers and its schema is current; rejects otherwise. */

@@ -32,6 +32,7 @@ type Kind =
   | 'open' // never authenticated
   | 'login' // obtains a credential: needs none
   | 'unscoped' // needs a credential a scoped token is not: `/auth/v1`, namespace list and create
+  | 'credential' // needs a credential, any namespace's will do: `/meta/info`
   | 'namespaced' // `/api/v1/namespaces/{ns}…`: the path's namespace
   | 'legacy'; // `/api/v1` without a namespace segment: the `namespaceKey` the route reads, else `default`
 
@@ -43,6 +44,7 @@ const KINDS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [/^\/auth\/v1\/method\/kubernetes\/serviceaccount$/, 'login'],
   [/^\/auth\/v1\/(self|self\/expire|tokens|tokens\/:id|method\/token)$/, 'unscoped'],
   [/^\/api\/v1\/namespaces$/, 'unscoped'],
+  [/^\/meta\/info$/, 'credential'],
   [/^\/api\/v1\/namespaces\/:\w+(\/.*)?$/, 'namespaced'],
   [/^\/internal\/v1\/analytics\/namespaces\/:\w+(\/.*)?$/, 'namespaced'],
   [/^\/api\/v1\/(flags|segments|audit\/events)(\/.*)?$/, 'legacy'],
@@ -88,6 +90,8 @@ function probes(kind: Kind, method: string, pattern: string, own: string, rival:
       return [{ label: 'login', path: pattern, ...(write ? { body: { serviceAccountToken: 'sa-token' } } : {}), touches: 'open' }];
     case 'unscoped':
       return [{ label: 'no single namespace', path: fill(pattern, own), ...(write ? { body: { key: own, name: own, namespaceKey: own } } : {}), touches: 'unscoped' }];
+    case 'credential':
+      return [{ label: 'any credential', path: pattern, touches: [own] }];
     case 'namespaced':
       return [
         { label: 'own namespace in the path', path: fill(pattern, own), ...(write ? { body: {} } : {}), touches: [own] },
@@ -176,7 +180,7 @@ test('a namespaced token is accepted on every control-plane route exactly where 
   const counted = routes.filter(([method]) => method !== 'HEAD');
   t.true(counted.length >= ROUTES_TODAY, `only ${counted.length} routes enumerated`);
   t.deepEqual(routes.filter(([, path]) => kindOf(path) === undefined), [], 'every route is classified');
-  t.deepEqual([...new Set(routes.map(([, path]) => kindOf(path)))].sort(), ['legacy', 'login', 'namespaced', 'open', 'unscoped'], 'every kind of route is enumerated');
+  t.deepEqual([...new Set(routes.map(([, path]) => kindOf(path)))].sort(), ['credential', 'legacy', 'login', 'namespaced', 'open', 'unscoped'], 'every kind of route is enumerated');
 
   // Both namespaces exist and hold a flag, so no request below can delete one.
   const setup = bearer((await issueToken(cp.store.authentications, { name: 'setup', description: '' })).clientToken);

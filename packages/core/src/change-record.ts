@@ -3,8 +3,8 @@
  * evaluation snapshots, the read-cache invalidation, the audit trail, webhooks and streams.
  */
 
-/** Every action a change record can name. */
-export const CHANGE_ACTIONS = ['created', 'updated', 'deleted', 'reordered'] as const;
+/** Every action a change record can name; `imported` is a whole import into a namespace, recorded on the namespace. */
+export const CHANGE_ACTIONS = ['created', 'updated', 'deleted', 'reordered', 'imported'] as const;
 
 /** What the write did to its resource. */
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];

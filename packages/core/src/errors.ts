@@ -33,12 +33,15 @@ export class AppError extends Error {
   readonly field: string | undefined;
   /** The HTTP status it is answered with: its code's (grpc-gateway's mapping) unless given (413 with code 3). */
   readonly httpStatus: number;
+  /** Set when a 5xx is the answer the service means to give (a write refused in read-only mode), so it is not logged as a fault. */
+  readonly intended: boolean;
 
-  constructor(code: Code, message: string, options?: { field?: string; cause?: unknown; httpStatus?: number }) {
+  constructor(code: Code, message: string, options?: { field?: string; cause?: unknown; httpStatus?: number; intended?: boolean }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.field = options?.field;
     this.httpStatus = options?.httpStatus ?? httpStatusOf(code);
+    this.intended = options?.intended ?? false;
   }
 }
 
@@ -46,10 +49,11 @@ export const isAppError = (err: unknown): err is AppError => err instanceof AppE
 
 /**
  * Whether a failure is the server's, to be logged: anything not an AppError, and AppErrors
- * answered with a 5xx but for "not implemented", which is the client's asking.
+ * answered with a 5xx but for "not implemented", which is the client's asking, and answers the
+ * service means to give.
  */
 export const isServerFault = (err: unknown): boolean =>
-  !isAppError(err) || (err.httpStatus >= 500 && err.code !== Code.Unimplemented);
+  !isAppError(err) || (err.httpStatus >= 500 && err.code !== Code.Unimplemented && !err.intended);
 
 /** A request body over the limit: 413, with Flipt's invalid-argument code. */
 export const bodyTooLarge = (limitBytes: number): AppError =>

@@ -194,3 +194,27 @@ export type {
 } from './evaluation.js';
 export type { FlagUsageStatus, UsageBatch, UsageCount, UsageReceiver } from './usage.js';
 export { formatGoDuration, parseGoDuration } from './go-duration.js';
+export { decodeFliptDocuments } from './flipt-document/decode-document.js';
+export type { DecodeDocumentsOptions } from './flipt-document/decode-document.js';
+export { encodeFliptDocument } from './flipt-document/encode-document.js';
+export type { EncodeDocumentOptions } from './flipt-document/encode-document.js';
+export { documentOfResources } from './flipt-document/document-of-resources.js';
+export type { NamespaceResources } from './flipt-document/document-of-resources.js';
+export { describeDocument, documentError } from './flipt-document/document-error.js';
+export type { DocumentLocation } from './flipt-document/document-error.js';
+export { parseJsonDocuments } from './flipt-document/json-documents.js';
+export { segmentReferences } from './flipt-document/segment-references.js';
+export type { SegmentReference } from './flipt-document/segment-references.js';
+export type {
+  DocumentConstraint,
+  DocumentDistribution,
+  DocumentFlag,
+  DocumentNamespace,
+  DocumentRollout,
+  DocumentRolloutSegment,
+  DocumentRolloutThreshold,
+  DocumentRule,
+  DocumentSegment,
+  DocumentVariant,
+  FliptDocument,
+} from './flipt-document/document-types.js';

@@ -30,7 +30,7 @@ import { openStream, sendNotAcceptable, sendStreamError } from './routes/stream.
 import { acceptsEventStream, clientStreamOperation, ofrepStreamOperation } from './operations/stream.operation.js';
 import { SnapshotStreams, type StreamedSource, type StreamRequest } from './streams/snapshot-streams.js';
 import { framingOf, type StreamFraming } from './streams/stream-frames.js';
-import { DEFAULT_MAX_BATCH_SIZE } from './service/evaluation-service.js';
+import { UNLIMITED_BATCH } from './service/evaluation-service.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 /** What the evaluation handler needs. */
@@ -39,7 +39,7 @@ export interface EvaluationHandlerOptions {
   logger: Logger;
   /** Largest accepted request body; 1 MiB when not set. */
   bodyLimitBytes?: number;
-  /** Most requests in one batch; 1,000 when not set. */
+  /** Most requests in one batch; no cap when not set (`bodyLimitBytes` bounds a batch). */
   maxBatchSize?: number;
   /** Epoch milliseconds; `Date.now` when not set (tests pass a fixed clock). */
   now?: () => number;
@@ -106,7 +106,7 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   const now = options.now ?? Date.now;
   const policy = options.auth === undefined ? AccessPolicy.OPEN : new AccessPolicy(options.auth);
   const credentials = options.auth === undefined ? undefined : new RequestCredentials(options.auth, now);
-  const run = evaluationRun(options.source, { now, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, ...recorderOf(options) }, policy);
+  const run = evaluationRun(options.source, { now, maxBatchSize: options.maxBatchSize ?? UNLIMITED_BATCH, ...recorderOf(options) }, policy);
   const limitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const configuration = configurationBody(options.ofrep ?? { cacheEnabled: false, cacheTtlMs: 0 });
   const streams = isStreamed(options.source)

@@ -1,6 +1,6 @@
 export { createEvaluationHandler } from './evaluation-handler.js';
 export type { EvaluationHandler, EvaluationHandlerOptions } from './evaluation-handler.js';
-export { createEvaluationService, DEFAULT_MAX_BATCH_SIZE } from './service/evaluation-service.js';
+export { createEvaluationService } from './service/evaluation-service.js';
 export type { EvaluationService, EvaluationServiceOptions } from './service/evaluation-service.js';
 export { createHealthCheck } from './health.js';
 export type { ReadinessCheck } from './health.js';

@@ -9,6 +9,8 @@ export { KnexAuditRepository } from './repositories/knex-audit.repository.js';
 export { KnexAuthenticationRepository } from './repositories/knex-authentication.repository.js';
 export { KnexConstraintRepository } from './repositories/knex-constraint.repository.js';
 export { KnexDistributionRepository } from './repositories/knex-distribution.repository.js';
+export { KnexDocumentRepository } from './repositories/knex-document.repository.js';
+export type { ImportCounts, ImportOptions, ImportSummary, NamespaceImport } from './documents/import-summary.js';
 export { KnexFlagRepository } from './repositories/knex-flag.repository.js';
 export { KnexNamespaceRepository } from './repositories/knex-namespace.repository.js';
 export { KnexRolloutRepository } from './repositories/knex-rollout.repository.js';

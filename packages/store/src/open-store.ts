@@ -13,6 +13,7 @@ import { KnexAuditRepository } from './repositories/knex-audit.repository.js';
 import { KnexAuthenticationRepository } from './repositories/knex-authentication.repository.js';
 import { KnexConstraintRepository } from './repositories/knex-constraint.repository.js';
 import { KnexDistributionRepository } from './repositories/knex-distribution.repository.js';
+import { KnexDocumentRepository } from './repositories/knex-document.repository.js';
 import { KnexFlagRepository } from './repositories/knex-flag.repository.js';
 import { KnexNamespaceRepository } from './repositories/knex-namespace.repository.js';
 import { KnexRolloutRepository } from './repositories/knex-rollout.repository.js';
@@ -38,6 +39,8 @@ export interface SqlStore {
   readonly authentications: KnexAuthenticationRepository;
   /** The history of changes, one entry per committed write. */
   readonly audit: KnexAuditRepository;
+  /** Whole namespaces as Flipt documents: export, and import in one change per namespace. */
+  readonly documents: KnexDocumentRepository;
   /** Evaluation counts sent by the processes that evaluate, per minute and per hour. */
   readonly usage: KnexUsageRepository;
   /** Applies pending migrations (safe when several instances start at once); returns their names. */
@@ -93,6 +96,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     rollouts: new KnexRolloutRepository(tx),
     authentications: new KnexAuthenticationRepository(tx),
     audit: new KnexAuditRepository(tx),
+    documents: new KnexDocumentRepository(tx),
     usage: new KnexUsageRepository(tx),
     migrate: () => migrateLatest(knex),
     pendingMigrations: () => listPending(knex),

@@ -153,3 +153,17 @@ test('who made a change, and what it belongs to', (t) => {
   t.deepEqual(ownerOf({ resource: 'segment', key: 'beta' }), { kind: 'segment', key: 'beta' });
   t.is(ownerOf({ resource: 'namespace', key: 'default' }), undefined);
 });
+
+test('an import is one change on the namespace: what it wrote, in words and lines', (t) => {
+  const ns = { key: 'shop', name: 'Shop', description: '', protected: false };
+  const counts = (imported: number, skipped: number, removed: number) => ({ imported, skipped, removed });
+  const after = { ...ns, import: { drop: true, skipExisting: false, flags: counts(2, 0, 1), segments: counts(1, 0, 0) } };
+  const change = { resource: 'namespace' as const, action: 'imported' as const, before: ns, after };
+  t.is(describeChange(change), 'Imported 2 flags and 1 segment, replacing everything');
+  t.is(describeChange({ ...change, after: { ...after, import: { ...after.import, drop: false, segments: counts(0, 3, 0) } } }), 'Imported 2 flags and 0 segments');
+  t.is(describeChange({ ...change, after: ns }), 'Imported a document');
+  t.deepEqual(lines(change), ['flags: 2 imported, 1 deleted', 'segments: 1 imported', 'mode: replace everything']);
+  const renamed = { ...after, name: 'Shop v2', import: { ...after.import, drop: false, skipExisting: true, segments: counts(0, 3, 0) } };
+  t.deepEqual(lines({ ...change, after: renamed }), ['name: Shop → Shop v2', 'flags: 2 imported, 1 deleted', 'segments: 0 imported, 3 skipped', 'mode: skip existing']);
+  t.deepEqual(lines({ resource: 'namespace', action: 'imported', after: { ...after, import: { flags: counts(1, 0, 0), segments: counts(0, 0, 0) } } }).slice(0, 2), ['key: shop', 'name: Shop'], 'a namespace the import created is listed whole');
+});

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { currentActor } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { AnalyticsRetention, type AuditTrail, createApp, createMetricsRegistry, HistoryRetention, registerWriteMetrics, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
+import { AnalyticsRetention, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
 import { createEvaluationHandler, InProcessSnapshotSource, registerStreamMetrics, type SnapshotStreams } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import { authBindings, fliptBinding } from '@ensign/grpc/management';
@@ -13,12 +13,14 @@ import { countingOf } from '../counting.js';
 import { createServerAuthentication, type ServerAuthentication } from '../authentication.js';
 import type { EnsignConfig } from '../config/config.schema.js';
 import { openConfiguredStore } from '../database.js';
+import { isReadOnly, startDeclarativeStorage } from '../declarative-storage.js';
 import type { EmbeddedResources } from '../embedded.js';
 import { grpcAuth, startGrpcListener } from '../grpc-listener.js';
 import { listen, type RunningServer } from '../http-server.js';
 import { openConfiguredReadCache } from '../read-cache.js';
 import { openConfiguredBus, within } from '../snapshot-bus.js';
 import { configuredTls } from '../tls-files.js';
+import { buildInfo } from '../version.js';
 import { loadUi } from '../ui-files.js';
 import { openConfiguredUsageBus, startUsageShipper, type UsageBus, type UsageShipper } from '../usage-shipping.js';
 
@@ -52,6 +54,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   let usageBus: UsageBus | undefined;
   let analyticsRetention: AnalyticsRetention | undefined;
   let shipper: UsageShipper | undefined;
+  let declarative: DeclarativeStorage | undefined;
   /** Stores what this process counted since the last flush (bounded), then stops taking the evaluators' batches. */
   const closeUsage = async (): Promise<void> => {
     await shipper?.stop();
@@ -117,6 +120,9 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
       await pipeline.start();
       logger.info({ bucket: config.nats.bucket, reconcileIntervalMs: config.nats.reconcile_interval, compactIntervalMs: config.nats.compact_interval }, 'publishing snapshots to NATS');
     }
+    // Local or git storage: the feature files are written into the database (start-up fails when
+    // they cannot be), then followed; each change goes through the pipeline like any write.
+    declarative = await startDeclarativeStorage(config, store, logger, metrics);
 
     // Authentication: the first token, the live digest set (published to NATS when scaled out), the cleanup job.
     if (config.nats.url !== '') digestBus = openDigestBus({ url: config.nats.url, bucket: config.nats.bucket, logger, name: 'ensign-server-auth' });
@@ -134,7 +140,12 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     analyticsRetention = new AnalyticsRetention({ usage, logger, minuteRetentionMs: config.analytics.retention, hourRetentionMs: config.analytics.usage_retention });
     analyticsRetention.start();
 
-    const managed = readCache === undefined ? store : withReadCache(store, readCache.cache);
+    const readable = readCache === undefined ? store : withReadCache(store, readCache.cache);
+    // Read-only (local and git storage, or storage.read_only): every management write is refused after its validation, as in Flipt.
+    const readOnly = isReadOnly(config);
+    const managed = readOnly ? readOnlyStore(readable) : readable;
+    const following = declarative;
+    const storage = { type: config.storage.type, readOnly, ...(following === undefined ? {} : { status: () => following.status() }) };
     const ui = config.ui.enabled ? loadUi(logger, embedded.ui) : undefined;
     // Evaluations, HTTP requests (evaluation and management routes alike) and gRPC calls are each
     // counted in one tally for every transport, and read when /metrics is scraped (evaluations also by the usage shipper).
@@ -143,7 +154,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     shipper = startUsageShipper(config, logger, counting, (batch) => usage.record(batch), 'server');
     // With analytics off nothing is counted, so the analytics and usage routes are not served.
     const analytics = config.analytics.enabled ? { analytics: { usage, staleAfterMs: config.analytics.stale_after } } : {};
-    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics });
+    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics, storage, build: buildInfo() });
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...counting });
     streams = evaluate.streams;
     if (streams !== undefined) registerStreamMetrics(metrics, streams.counts);
@@ -161,6 +172,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   } catch (err) {
     logger.error({ err }, `start-up failed: ${(err as Error).message}`);
     await grpc?.shutdown(0).catch(() => undefined);
+    await declarative?.stop().catch(() => undefined);
     await retention?.stop().catch(() => undefined);
     await analyticsRetention?.stop().catch(() => undefined);
     await closeUsage().catch(() => undefined);
@@ -181,6 +193,8 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   if (!inTime) logger.warn('shutdown timeout reached; remaining connections were closed');
   if (!grpcInTime) logger.warn('shutdown timeout reached; remaining gRPC calls were cancelled');
   try {
+    // No more files are applied once the servers are down.
+    await declarative?.stop();
     await readCache?.invalidator.settled();
     await readCache?.close();
     await retention?.stop();

@@ -38,9 +38,30 @@ export function checkConfig(config: EnsignConfig): void {
   const { analytics } = config;
   // Flag usage tells an inactive flag from the hourly counts, so they must reach back that far.
   if (analytics.usage_retention < analytics.stale_after) throw new Error('analytics.usage_retention: must be at least analytics.stale_after');
+  checkStorage(config.storage);
   const { log, webhook } = config.audit.sinks;
   if (log.enabled && log.file === '') throw new Error('audit.sinks.log.file: must be set when the log sink is enabled');
   if (webhook.enabled && (webhook.url === '') === (webhook.templates.length === 0)) {
     throw new Error('audit.sinks.webhook: exactly one of url and templates must be set when the webhook sink is enabled');
+  }
+}
+
+/** Flipt's storage checks (and its messages), plus what Ensign does not support. */
+function checkStorage(storage: EnsignConfig['storage']): void {
+  if (storage.read_only === false && storage.type !== 'database') {
+    throw new Error('storage.read_only: setting read only mode is only supported with database storage');
+  }
+  if (storage.type !== 'git') return;
+  const { git } = storage;
+  if (git.repository === '') throw new Error('storage.git.repository: git repository must be specified');
+  if (git.ref_type === 'semver') throw new Error('storage.git.ref_type: semver is not supported; use static with a branch, tag or commit in storage.git.ref');
+  if (git.ca_cert_path !== '' && git.ca_cert_bytes !== '') throw new Error('storage.git: please provide only one of ca_cert_path or ca_cert_bytes');
+  const { basic, ssh } = git.authentication;
+  if ((basic.username === '') !== (basic.password === '')) {
+    throw new Error('storage.git.authentication.basic: both username and password need to be provided for basic auth');
+  }
+  const sshConfigured = ssh.password !== '' || ssh.private_key_path !== '' || ssh.private_key_bytes !== '';
+  if (sshConfigured && (ssh.private_key_path === '') === (ssh.private_key_bytes === '')) {
+    throw new Error('storage.git.authentication.ssh: please provide exclusively one of private_key_bytes or private_key_path');
   }
 }

@@ -106,6 +106,12 @@ export function boolean(): Kind<boolean> {
   };
 }
 
+/** A switch that may be left unset, where unset and false mean different things; `unset` in the reference. */
+export function optionalBoolean(): Kind<boolean | undefined> {
+  const inner = boolean();
+  return { type: 'boolean', parse: (raw) => inner.parse(raw), format: (value) => (value === undefined ? 'unset' : String(value)) };
+}
+
 /**
  * A non-empty string (or, with `allowEmpty`, possibly empty to switch a feature off), optionally
  * checked further by `check` (which throws an Error naming the problem).

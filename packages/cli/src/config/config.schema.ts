@@ -4,7 +4,7 @@
  * the key, so existing Flipt configuration files mostly carry over.
  */
 import { parseDatabaseUrl } from '@ensign/store/database-url';
-import { boolean, duration, integer, type Kind, listMapping, oneOf, port, ratio, redactUrlPassword, secret, stringList, stringMapping, text } from './config.kinds.js';
+import { boolean, duration, integer, type Kind, listMapping, oneOf, optionalBoolean, port, ratio, redactUrlPassword, secret, stringList, stringMapping, text } from './config.kinds.js';
 import { oidcProviders } from './oidc-providers.kind.js';
 import { webhookTemplates } from './webhook-templates.kind.js';
 
@@ -64,13 +64,33 @@ export const SETTINGS = [
   setting('server.protocol', oneOf(['http', 'https']), 'http', 'https: serve HTTP over TLS and gRPC over TLS, with server.cert_file and server.cert_key.'),
   setting('server.cert_file', text({ allowEmpty: true }), '', 'PEM certificate chain presented by HTTPS and gRPC; required when server.protocol is https.'),
   setting('server.cert_key', text({ allowEmpty: true }), '', 'PEM private key of server.cert_file; required when server.protocol is https.'),
-  setting('server.body_limit', integer(1), 1_048_576, 'Largest accepted request body (HTTP) or message (gRPC) in bytes; a larger one is refused with 413 (RESOURCE_EXHAUSTED).'),
+  setting('server.body_limit', integer(1), 1_048_576, 'Largest accepted request body (HTTP) or message (gRPC) in bytes; a larger one is refused with 413 (RESOURCE_EXHAUSTED). It is also what bounds an evaluation batch (/evaluate/v1/batch, the legacy batch routes, gRPC Batch, which grpc.max_receive_message_length bounds): a batch has no cap of its own on its number of requests.'),
   setting('server.shutdown_timeout', duration(), 30_000, 'On SIGTERM/SIGINT, how long in-flight requests may take before connections are closed.'),
   setting('ui.enabled', boolean(), true, 'Serve the web UI at / (`ensign server`); false serves the APIs only.'),
   setting('db.url', text({ check: checkDatabaseUrl, redact: redactUrlPassword }), 'file:./data/ensign.db', 'Database URL: file:/sqlite: (SQLite file), postgres://, mysql://, cockroach://.'),
   setting('db.max_open_conn', integer(0), 0, 'Most open connections in the pool (0 = the default, 10; SQLite always uses one).'),
   setting('db.max_idle_conn', integer(0), 2, 'Connections the pool keeps open while idle.'),
   setting('db.conn_max_lifetime', duration(), 0, 'Close pooled connections that stay idle longer than this (0 = never).'),
+  setting('storage.type', oneOf(['database', 'local', 'git']), 'database', 'Where flags come from: database (managed through the API), or read-only from Flipt feature files in a directory (local) or a git repository (git); the database then mirrors the files.'),
+  setting('storage.read_only', optionalBoolean(), undefined, 'true: refuse every management write (HTTP 500, as Flipt) on database storage too; local and git storage are always read-only (false is refused).'),
+  setting('storage.local.path', text(), '.', 'The directory of feature files (.flipt.yml, else every *features.yml / *features.yaml) for storage.type local.'),
+  setting('storage.local.poll_interval', duration({ min: 100 }), 5000, 'How often the directory is read again in case a change event was missed (changes are watched and picked up within a second where the platform allows).'),
+  setting('storage.git.repository', text({ allowEmpty: true, redact: redactUrlPassword }), '', 'The git repository of feature files for storage.type git (https://, ssh://, git@host:path, file://); required then.'),
+  setting('storage.git.ref', text(), 'main', 'The branch or tag followed (its newest commit), or a full commit hash (fixed).'),
+  setting('storage.git.ref_type', oneOf(['static', 'semver']), 'static', 'static: storage.git.ref names the branch, tag or commit; Flipt\'s semver (highest tag matching a constraint) is not supported.'),
+  setting('storage.git.directory', text({ allowEmpty: true }), '', 'Sub-directory of the repository read as the root (where .flipt.yml is looked for); empty = the repository\'s root.'),
+  setting('storage.git.poll_interval', duration({ min: 1000 }), 30_000, 'How often the repository is fetched; a new commit on the ref is applied at once.'),
+  setting('storage.git.authentication.basic.username', text({ allowEmpty: true }), '', 'HTTP basic authentication user (with password).'),
+  setting('storage.git.authentication.basic.password', secret(), '', 'HTTP basic authentication password or personal access token. Secret.'),
+  setting('storage.git.authentication.token.access_token', secret(), '', 'Sent as Authorization: Bearer <token> over HTTPS. Secret.'),
+  setting('storage.git.authentication.ssh.user', text(), 'git', 'SSH user when the repository URL names none.'),
+  setting('storage.git.authentication.ssh.password', secret(), '', 'Passphrase of the SSH private key. Secret.'),
+  setting('storage.git.authentication.ssh.private_key_path', text({ allowEmpty: true }), '', 'SSH private key file (exactly one of private_key_path and private_key_bytes for SSH).'),
+  setting('storage.git.authentication.ssh.private_key_bytes', secret(), '', 'SSH private key in PEM/OpenSSH form. Secret.'),
+  setting('storage.git.authentication.ssh.insecure_ignore_host_key', boolean(), false, 'Accept any SSH host key (no known_hosts check).'),
+  setting('storage.git.ca_cert_path', text({ allowEmpty: true }), '', 'PEM file of the CA certificates trusted for the repository\'s HTTPS (not with ca_cert_bytes).'),
+  setting('storage.git.ca_cert_bytes', secret(), '', 'The same CA certificates as PEM text (not with ca_cert_path).'),
+  setting('storage.git.insecure_skip_tls', boolean(), false, 'Do not verify the repository\'s HTTPS certificate.'),
   setting('evaluation.hash', oneOf(['murmur3', 'crc32']), 'murmur3', 'Bucketing hash of percentages and distributions; crc32 reproduces Flipt\'s, so users keep their buckets.'),
   setting('nats.url', text({ allowEmpty: true, check: checkNatsUrl, redact: redactUrlPassword }), '', 'NATS server(s) for scale-out, comma-separated (nats://host:4222); empty = no bus, single instance.'),
   setting('nats.bucket', text(), 'ensign_snapshots', 'JetStream key-value bucket holding each namespace\'s latest snapshot.'),

@@ -65,6 +65,13 @@ function rfc3339(at: string, now: () => Date): string {
   return when.toISOString().replace(/\.\d+Z$/, 'Z');
 }
 
+/**
+ * Flipt's verb for a change: an order request is an update of its rules (rollouts), and an import
+ * (Flipt's importer makes one event per resource) an update of the namespace it filled.
+ */
+const auditActionOf = (action: ChangeRecord['action']): AuditAction =>
+  action === 'reordered' || action === 'imported' ? 'updated' : action;
+
 /** The audit event Flipt would send for this change; `now` stamps a record whose `at` is unreadable. */
 export function toAuditEvent(record: ChangeRecord, now: () => Date = () => new Date()): AuditEvent {
   const actor: AuditActor = { authentication: authenticationOf(record.actor) };
@@ -75,7 +82,7 @@ export function toAuditEvent(record: ChangeRecord, now: () => Date = () => new D
   return {
     version: '0.2',
     type: record.resource,
-    action: record.action === 'reordered' ? 'updated' : record.action,
+    action: auditActionOf(record.action),
     metadata: { actor },
     payload: sortKeysDeep(auditPayload(record)) as Record<string, unknown>,
     timestamp: rfc3339(record.at, now),

@@ -16,7 +16,8 @@ const under = (path: string, prefix: string): boolean => path === prefix || path
  * and for `/health`, `/metrics`, the UI and anything else outside the APIs.
  */
 export function surfaceOf(path: string): Surface {
-  if (under(path, '/api/v1') || under(path, '/internal/v1')) return 'management';
+  // COMPAT(flipt): `/meta` is behind authentication as the management API is.
+  if (under(path, '/api/v1') || under(path, '/internal/v1') || under(path, '/meta')) return 'management';
   if (!under(path, AUTH_PREFIX)) return 'public';
   // COMPAT(flipt): token creation is the one method route that needs a caller.
   if (under(path, `${METHOD_PREFIX}/token`)) return 'auth';

@@ -8,8 +8,19 @@ export interface Pingable {
   ping(): Promise<void>;
 }
 
-/** GET /health: SERVING (200) when storage answers in time, NOT_SERVING (503) otherwise. */
-export function registerHealthRoutes(router: AppRouter, store: Pingable, timeoutMs = HEALTH_TIMEOUT_MS): void {
+export interface HealthOptions {
+  timeoutMs?: number;
+  /** Details added to the body as `storage` (declarative storage's last sync), when given. */
+  storage?: () => Record<string, unknown>;
+}
+
+/**
+ * GET /health: SERVING (200) when storage answers in time, NOT_SERVING (503) otherwise. With
+ * declarative storage the body also says when the files were last applied and why the latest
+ * look at them failed; a failed sync keeps the last good state serving, so it stays SERVING.
+ */
+export function registerHealthRoutes(router: AppRouter, store: Pingable, options: HealthOptions = {}): void {
+  const timeoutMs = options.timeoutMs ?? HEALTH_TIMEOUT_MS;
   router.get('/health', async (ctx) => {
     const timer = new AbortController();
     let healthy: boolean;
@@ -24,6 +35,7 @@ export function registerHealthRoutes(router: AppRouter, store: Pingable, timeout
     } finally {
       timer.abort();
     }
-    sendJson(ctx, { status: healthy ? 'SERVING' : 'NOT_SERVING' }, healthy ? 200 : 503);
+    const status = healthy ? 'SERVING' : 'NOT_SERVING';
+    sendJson(ctx, options.storage === undefined ? { status } : { status, storage: options.storage() }, healthy ? 200 : 503);
   });
 }

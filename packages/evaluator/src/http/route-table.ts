@@ -11,7 +11,7 @@ export type RouteMatch<H extends RouteSpec> =
   | { kind: 'not-found' }
   | { kind: 'method-not-allowed' };
 
-/** A path pattern: literal segments, and `*` for a parameter. */
+/** A path pattern: literal segments, `*` for a parameter, `?` for one that may be empty. */
 interface Pattern<H> {
   segments: readonly string[];
   route: H;
@@ -28,6 +28,13 @@ const decode = (segment: string): string => {
   }
 };
 
+/**
+ * COMPAT(flipt): Flipt v1's gateway binds an empty path segment as an empty parameter, and an empty
+ * namespace is `default`: Flipt's Go SDK posts to `/api/v1/namespaces//evaluate`. Only the
+ * gateway's own `/api/v1` routes take one; the rest of the table keeps refusing empty parameters.
+ */
+const mayBeEmpty = (path: string, segment: string): boolean => segment === '{ns}' && path.startsWith('/api/v1/');
+
 const hasPretty = (query: string): boolean => query !== '' && new URLSearchParams(query).has('pretty');
 
 /** A compiled route table: `match(method, url)` is undefined for paths the evaluator does not serve. */
@@ -43,8 +50,8 @@ export class RouteTable<H extends RouteSpec> {
     const segments = path
       .split('/')
       .slice(1)
-      .map((s) => (s.startsWith('{') ? '*' : s));
-    if (segments.includes('*')) this.patterns.push({ segments, route });
+      .map((s) => (mayBeEmpty(path, s) ? '?' : s.startsWith('{') ? '*' : s));
+    if (segments.some((s) => s === '*' || s === '?')) this.patterns.push({ segments, route });
     else this.fixed.set(path, route);
     return this;
   }
@@ -90,8 +97,8 @@ function matchSegments(pattern: readonly string[], segments: readonly string[]):
   for (let i = 0; i < pattern.length; i++) {
     const expected = pattern[i] as string;
     const actual = segments[i] as string;
-    if (expected === '*') {
-      if (actual === '') return undefined;
+    if (expected === '*' || expected === '?') {
+      if (expected === '*' && actual === '') return undefined;
       params.push(decode(actual));
     } else if (expected !== actual) {
       return undefined;

@@ -21,7 +21,7 @@ export interface EvaluationInput {
 export interface EvaluationSettings {
   /** Epoch milliseconds: the evaluation clock and response timestamps. */
   now: () => number;
-  /** Most requests in one batch. */
+  /** Most requests in one batch; `Infinity` for no cap. */
   maxBatchSize: number;
   /** Counts evaluations for `/metrics` (Flipt's `flipt_evaluations_*`); nothing is counted when not set. */
   recorder?: EvaluationRecorder;

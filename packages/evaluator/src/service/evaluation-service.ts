@@ -16,14 +16,14 @@ import type { EvaluationInput, EvaluationOperation } from '../request/evaluation
 import { evaluationRun, runEvaluation } from '../request/run-evaluation.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 
-/** Largest batch accepted by default. */
-export const DEFAULT_MAX_BATCH_SIZE = 1000;
+/** No cap on the requests of a batch: the body limit (`server.body_limit`, gRPC's largest message) bounds it. */
+export const UNLIMITED_BATCH = Number.POSITIVE_INFINITY;
 
 export interface EvaluationServiceOptions {
   source: SnapshotSource;
   /** Epoch milliseconds; `Date.now` when not set. */
   now?: () => number;
-  /** Most requests in one batch; 1,000 when not set. */
+  /** Most requests in one batch; no cap when not set (the message size bounds a batch). */
   maxBatchSize?: number;
   /** Counts evaluations for `/metrics`; nothing is counted when not set. */
   recorder?: EvaluationRecorder;
@@ -51,7 +51,7 @@ const noHeader = (): undefined => undefined;
 const messageInput = (body: Fields, params = NO_PARAMS): EvaluationInput => ({ body, params, header: noHeader });
 
 export function createEvaluationService(options: EvaluationServiceOptions): EvaluationService {
-  const run = evaluationRun(options.source, { now: options.now ?? Date.now, maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, ...recorderOf(options) });
+  const run = evaluationRun(options.source, { now: options.now ?? Date.now, maxBatchSize: options.maxBatchSize ?? UNLIMITED_BATCH, ...recorderOf(options) });
 
   async function answer<R, A>(operation: EvaluationOperation<R, A>, input: EvaluationInput, surface: Surface, caller: Caller | undefined): Promise<A> {
     const outcome = await runEvaluation(run, operation, input, surface, caller, performance.now());

@@ -14,7 +14,7 @@ export interface EvaluationBindingDeps {
   source: SnapshotSource;
   /** Epoch milliseconds; `Date.now` when not set. */
   now?: () => number;
-  /** Most requests in one batch; the evaluator's default (1,000) when not set. */
+  /** Most requests in one batch; no cap when not set: grpc.max_receive_message_length (server.body_limit) bounds a batch. */
   maxBatchSize?: number;
   /** Counts evaluations for `/metrics`; nothing is counted when not set. */
   recorder?: EvaluationRecorder;

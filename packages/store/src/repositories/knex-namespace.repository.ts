@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { CreateNamespace, Namespace, Page, PageRequest, UpdateNamespace } from '@ensign/core';
 import { invalid, notFound } from '@ensign/core';
 import { NamespaceModel, toNamespace } from '../models/namespace.model.js';
@@ -9,9 +8,7 @@ import { CREATES_NAMESPACE, DELETES_NAMESPACE, TOUCHES_NOTHING } from '../snapsh
 import { bumpRevision } from '../transactor.js';
 import type { Transactor } from '../transactor.js';
 import { countRows } from '../sql-util.js';
-
-/** Last revisions of deleted namespaces (migration 0002). */
-const TOMBSTONES = 'namespace_tombstones';
+import { leaveTombstone, takeTombstone } from '../namespace-tombstones.js';
 
 const missing = (key: string) => notFound(`namespace "${key}" not found`);
 
@@ -54,10 +51,8 @@ export class KnexNamespaceRepository {
           created_at: at,
           updated_at: at,
         };
-        // The insert goes first: it waits for a delete of this key still in flight, so the
-        // tombstone read next is that delete's.
         await NamespaceModel.query(trx).insert(row);
-        const revision = await this.takeTombstone(trx, req.key);
+        const revision = await takeTombstone(trx, this.tx.dialect, req.key);
         if (revision !== 1) await NamespaceModel.query(trx).findById(req.key).patch({ revision });
         return { ...created(namespaceSubject(req.key, CREATES_NAMESPACE), toNamespace(row as NamespaceModel)), namespaceKey: req.key, revision };
       },
@@ -95,19 +90,9 @@ export class KnexNamespaceRepository {
       await trx('flags').where({ namespace_key: key }).delete();
       await trx('segments').where({ namespace_key: key }).delete();
       await NamespaceModel.query(trx).deleteById(key);
-      await trx(TOMBSTONES).insert({ key, revision }).onConflict('key').merge();
+      await leaveTombstone(trx, key, revision);
       const change = deleted(namespaceSubject(key, DELETES_NAMESPACE), toNamespace(row));
       return { value: undefined, change, namespaceKey: key, revision };
     });
-  }
-
-  /** The revision a namespace created under `key` starts at, consuming the key's tombstone. */
-  private async takeTombstone(trx: Knex.Transaction, key: string): Promise<number> {
-    const query = trx(TOMBSTONES).where({ key }).first('revision');
-    // A locking read sees the latest committed tombstone even inside MySQL's repeatable-read view.
-    const row = (await (this.tx.dialect === 'sqlite' ? query : query.forUpdate())) as { revision: number | string } | undefined;
-    if (row === undefined) return 1;
-    await trx(TOMBSTONES).where({ key }).delete();
-    return Number(row.revision) + 1;
   }
 }

@@ -75,10 +75,17 @@ export interface RawResponse<T> {
 
 const WRITES = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
-/** Sends one request; resolves the parsed JSON body (undefined for an empty one). */
-export async function requestRaw<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<RawResponse<T>> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+/** What goes over the wire: a body already serialised, with its Content-Type, and what is accepted back. */
+export interface Wire {
+  body?: string;
+  contentType?: string;
+  accept: string;
+}
+
+/** Sends one request with the caller's credential; a non-2xx answer is thrown as an `ApiError`. */
+async function send(method: string, path: string, wire: Wire, options: RequestOptions): Promise<{ text: string; headers: Headers }> {
+  const headers: Record<string, string> = { Accept: wire.accept };
+  if (wire.contentType !== undefined) headers['Content-Type'] = wire.contentType;
   const token = storedToken();
   if (token !== undefined) headers['Authorization'] = `Bearer ${token}`;
   else if (csrfToken !== undefined && WRITES.has(method)) headers[CSRF_HEADER] = csrfToken;
@@ -89,7 +96,7 @@ export async function requestRaw<T>(method: string, path: string, body?: unknown
       method,
       headers,
       credentials: 'same-origin',
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(wire.body === undefined ? {} : { body: wire.body }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (err) {
@@ -97,19 +104,33 @@ export async function requestRaw<T>(method: string, path: string, body?: unknown
     throw new ApiError(0, 14, 'the service could not be reached; check your connection and try again');
   }
   const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
   if (!response.ok) {
-    const error = parsed as { code?: unknown; message?: unknown } | undefined;
+    const error = parseJson(text) as { code?: unknown; message?: unknown } | undefined;
     const message = typeof error?.message === 'string' && error.message !== '' ? error.message : `${response.status} ${response.statusText}`.trim();
     if (response.status === 401 && !options.quiet401) for (const listener of unauthenticatedListeners) listener();
     throw new ApiError(response.status, typeof error?.code === 'number' ? error.code : 0, message);
   }
-  return { body: parsed as T, headers: response.headers };
+  return { text, headers: response.headers };
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Sends one request; resolves the parsed JSON body (undefined for an empty one). */
+export async function requestRaw<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<RawResponse<T>> {
+  const wire: Wire = body === undefined ? { accept: 'application/json' } : { accept: 'application/json', body: JSON.stringify(body), contentType: 'application/json' };
+  const { text, headers } = await send(method, path, wire, options);
+  return { body: parseJson(text) as T, headers };
+}
+
+/** A request whose body or answer is not JSON (a YAML document): the text goes as is and comes back as is. */
+export async function requestText(method: string, path: string, wire: Wire, options: RequestOptions = {}): Promise<string> {
+  return (await send(method, path, wire, options)).text;
 }
 
 /** Sends one request; resolves the parsed JSON body. */

@@ -23,7 +23,9 @@ import type {
   Variant,
   VariantEvaluationResponse,
 } from '@ensign/core';
-import { ApiError, request, requestRaw, seg } from './client.js';
+import { type DocumentFormat, CONTENT_TYPES, type ImportMode, importQuery, type ImportSummary } from '../lib/document-import.js';
+import { type ServerStorage, storageOf } from '../lib/read-only.js';
+import { ApiError, request, requestRaw, requestText, seg } from './client.js';
 
 const api = (ns: string): string => `/api/v1/namespaces/${seg(ns)}`;
 const flagPath = (ns: string, flagKey: string): string => `${api(ns)}/flags/${seg(flagKey)}`;
@@ -125,6 +127,13 @@ export const namespaces = {
   create: (input: NamespaceInput): Promise<Namespace> => request('POST', '/api/v1/namespaces', input),
   update: (key: string, input: Omit<NamespaceInput, 'key'>): Promise<Namespace> => request('PUT', `/api/v1/namespaces/${seg(key)}`, input),
   delete: (key: string): Promise<void> => request('DELETE', `/api/v1/namespaces/${seg(key)}`),
+  /** The namespace as a Flipt YAML document. */
+  export: (key: string): Promise<string> => requestText('GET', `${api(key)}/export`, { accept: CONTENT_TYPES.yaml }),
+  /** Imports one Flipt document into the namespace; `dryRun` answers what would change and writes nothing. */
+  import: async (key: string, document: { text: string; format: DocumentFormat }, mode: ImportMode, dryRun: boolean): Promise<ImportSummary> =>
+    JSON.parse(
+      await requestText('POST', `${api(key)}/import?${importQuery(mode, dryRun)}`, { accept: 'application/json', body: document.text, contentType: CONTENT_TYPES[document.format] }),
+    ) as ImportSummary,
 };
 
 export const flags = {
@@ -287,6 +296,21 @@ export const isUsageUnavailable = (error: unknown): boolean => error instanceof 
 export const evaluation = {
   variant: (input: EvaluationInput): Promise<VariantEvaluationResponse> => request('POST', `/evaluate/v1/namespaces/${seg(input.namespaceKey)}/variant`, input),
   boolean: (input: EvaluationInput): Promise<BooleanEvaluationResponse> => request('POST', `/evaluate/v1/namespaces/${seg(input.namespaceKey)}/boolean`, input),
+};
+
+export const meta = {
+  /**
+   * `GET /meta/info`'s storage: where flags come from and whether they can be changed. A server
+   * from before the route (404) is writable.
+   */
+  storage: async (): Promise<ServerStorage> => {
+    try {
+      return storageOf(await request<unknown>('GET', '/meta/info'));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return storageOf(undefined);
+      throw err;
+    }
+  },
 };
 
 export const auth = {

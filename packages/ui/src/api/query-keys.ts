@@ -20,6 +20,8 @@ export const queryKeys = {
   /** A history listing: a flag's, a segment's, the namespace's activity (see `isHistoryKey`). */
   history: (ns: string, filter: HistoryFilter) => ['ns', ns, 'history', filter] as const,
   tokens: ['tokens'] as const,
+  /** `/meta/info`'s storage (read once per session: where flags come from, whether they can be changed). */
+  storage: ['server-storage'] as const,
   methods: ['auth-methods'] as const,
 };
 

@@ -1,9 +1,16 @@
-/** The frame around every page: top bar (namespace, theme, caller), navigation, and the page. */
+/**
+ * The frame around every page: top bar (namespace, theme, caller), navigation, the read-only
+ * banner when the server refuses changes, and the page. Pages wait for `/meta/info` (asked once per
+ * session), so a read-only server never shows a control that writes, not even for a moment.
+ */
 import { useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { callerName, useSession } from '../auth/session.js';
+import { Loading } from '../components/status.js';
+import { useServerStorage } from '../hooks/read-only.js';
 import { NamespaceSwitcher } from './namespace-switcher.js';
 import { paths, useNamespace } from './namespace.js';
+import { ReadOnlyBanner } from './read-only-banner.js';
 import { type Theme, useTheme } from './theme.js';
 
 const THEMES: ReadonlyArray<[Theme, string]> = [
@@ -18,11 +25,12 @@ export function Shell() {
   const [theme, setTheme] = useTheme();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
+  const storage = useServerStorage();
   const name = session.state.kind === 'signed-in' ? callerName(session.state.authentication) : undefined;
   const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
 
   return (
-    <div className="app">
+    <div className="app" data-read-only={storage.data?.readOnly === true ? '' : undefined}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -77,7 +85,8 @@ export function Shell() {
         </NavLink>
       </nav>
       <main id="main" className="content" key={location.pathname.split('/').slice(0, 4).join('/')}>
-        <Outlet />
+        {storage.data?.readOnly === true && <ReadOnlyBanner storage={storage.data} />}
+        {storage.isPending ? <Loading label="Connecting…" /> : <Outlet />}
       </main>
     </div>
   );

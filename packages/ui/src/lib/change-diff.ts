@@ -2,8 +2,9 @@
  * What a change did, as lines a person reads: `name: flag-x → Renamed`. An update lists only the
  * fields that changed (nested ones by path, `threshold.percentage: 30 → 40`; lists of resources by
  * their names, then what changed inside the ones kept); a creation lists the values created, a
- * deletion the values deleted, a reorder the old and the new order. Ids, timestamps and the field
- * naming what the resource belongs to are left out: the entry says that already.
+ * deletion the values deleted, a reorder the old and the new order, an import what it wrote. Ids,
+ * timestamps and the field naming what the resource belongs to are left out: the entry says that
+ * already.
  */
 import type { ChangeRecord } from '@ensign/core';
 import { isRecord, labelOf, type Labels, nameOf } from './change-labels.js';
@@ -136,7 +137,27 @@ function orderOf(ids: unknown, old: unknown, labels: Labels): string {
   return `[${list.map((id) => labels.get(String(id)) ?? `#${previous.indexOf(id) + 1}`).join(', ')}]`;
 }
 
-/** The lines a change shows: what changed, what was created or deleted, or the old and new order. */
+/** `2 imported, 1 skipped, 3 deleted` from an import's counts of one kind. */
+function countsText(counts: Record<string, unknown>): string {
+  const n = (name: string): number => (typeof counts[name] === 'number' ? (counts[name] as number) : 0);
+  return [`${n('imported')} imported`, ...(n('skipped') > 0 ? [`${n('skipped')} skipped`] : []), ...(n('removed') > 0 ? [`${n('removed')} deleted`] : [])].join(', ');
+}
+
+/** An import's lines: the namespace's own changes (all of it, when the import created it), then what was written. */
+function importLines(before: unknown, after: unknown, labels: Labels): DiffLine[] {
+  const { import: done, ...namespace } = isRecord(after) ? after : {};
+  const lines = before === undefined ? listValues(namespace, labels, 'namespace') : diffValues(before, namespace, labels, 'namespace');
+  if (!isRecord(done)) return lines;
+  for (const what of ['flags', 'segments']) {
+    const counts = done[what];
+    if (isRecord(counts)) lines.push({ path: what, after: countsText(counts) });
+  }
+  if (done['drop'] === true) lines.push({ path: 'mode', after: 'replace everything' });
+  else if (done['skipExisting'] === true) lines.push({ path: 'mode', after: 'skip existing' });
+  return lines;
+}
+
+/** The lines a change shows: what changed, what was created or deleted, the old and new order, or what an import wrote. */
 export function changeLines(change: Pick<ChangeRecord, 'resource' | 'action' | 'before' | 'after'>, labels: Labels = NO_LABELS): DiffLine[] {
   switch (change.action) {
     case 'created':
@@ -145,6 +166,8 @@ export function changeLines(change: Pick<ChangeRecord, 'resource' | 'action' | '
       return listValues(change.before, labels, change.resource).map(({ path, after }) => ({ path, before: after ?? '' }));
     case 'reordered':
       return [{ path: 'order', before: orderOf(change.before, change.before, labels), after: orderOf(change.after, change.before, labels) }];
+    case 'imported':
+      return importLines(change.before, change.after, labels);
     default:
       return diffValues(change.before, change.after, labels, change.resource);
   }

@@ -10,16 +10,27 @@ export const FLAG_HISTORY_TYPES: readonly ChangeResource[] = ['flag', 'variant',
 /** The change types of a segment's history: the segment and its constraints. */
 export const SEGMENT_HISTORY_TYPES: readonly ChangeResource[] = ['segment', 'constraint'];
 
-const VERB: Readonly<Record<ChangeAction, string>> = { created: 'Created', updated: 'Updated', deleted: 'Deleted', reordered: 'Reordered' };
+const VERB: Readonly<Record<ChangeAction, string>> = { created: 'Created', updated: 'Updated', deleted: 'Deleted', reordered: 'Reordered', imported: 'Imported' };
 
 type Change = Pick<ChangeRecord, 'resource' | 'action' | 'before' | 'after'>;
 
 const field = (value: unknown, name: string): string => (isRecord(value) && typeof value[name] === 'string' ? value[name] : '');
 
-/** "Updated the flag", "Created variant blue", "Deleted the rule for beta", "Reordered the rules". */
+const count = (n: unknown, noun: string): string => `${typeof n === 'number' ? n : 0} ${noun}${n === 1 ? '' : 's'}`;
+
+/** "Imported 2 flags and 1 segment, replacing everything": an import is one change on the namespace, its counts in `after.import`. */
+function describeImport(after: unknown): string {
+  const done = isRecord(after) ? after['import'] : undefined;
+  if (!isRecord(done)) return 'Imported a document';
+  const written = (what: string) => (isRecord(done[what]) ? (done[what] as Record<string, unknown>)['imported'] : 0);
+  return `Imported ${count(written('flags'), 'flag')} and ${count(written('segments'), 'segment')}${done['drop'] === true ? ', replacing everything' : ''}`;
+}
+
+/** "Updated the flag", "Created variant blue", "Deleted the rule for beta", "Reordered the rules", "Imported 2 flags and 1 segment". */
 export function describeChange(change: Change, labels: Labels = new Map()): string {
   const verb = VERB[change.action] ?? change.action;
   if (change.action === 'reordered') return `${verb} the ${change.resource}s`;
+  if (change.action === 'imported') return describeImport(change.after);
   const subject = change.after ?? change.before;
   const segments = isRecord(subject) ? segmentsOf(subject) : '';
   switch (change.resource) {

@@ -23,7 +23,7 @@ const TYPE_LABEL: Readonly<Record<ChangeResource, string>> = {
   constraint: 'Constraints',
 };
 const TYPE_ORDER: readonly ChangeResource[] = ['flag', 'variant', 'rule', 'distribution', 'rollout', 'segment', 'constraint', 'namespace'];
-const ACTION_LABEL: Readonly<Record<ChangeAction, string>> = { created: 'Created', updated: 'Updated', deleted: 'Deleted', reordered: 'Reordered' };
+const ACTION_LABEL: Readonly<Record<ChangeAction, string>> = { created: 'Created', updated: 'Updated', deleted: 'Deleted', reordered: 'Reordered', imported: 'Imported' };
 
 /** `value` when it is one of `allowed`, else nothing (an address typed by hand). */
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined => allowed.find((item) => item === value);

@@ -15,6 +15,7 @@ import { CopyButton } from '../../components/copy-button.js';
 import { PageHeader } from '../../components/page-header.js';
 import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
+import { useReadOnly } from '../../hooks/read-only.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
 import { PageTabs } from '../../components/page-tabs.js';
 import { EnabledSwitch } from './enabled-switch.js';
@@ -35,6 +36,7 @@ export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'usage' | 'h
   const queryClient = useQueryClient();
   const confirm = useConfirm();
   const toast = useToast();
+  const readOnly = useReadOnly();
   const { data: flag, error, isPending, refetch } = useQuery({ queryKey: queryKeys.flag(ns, flagKey), queryFn: () => flags.get(ns, flagKey) });
 
   const remove = useMutation({
@@ -90,7 +92,7 @@ export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'usage' | 'h
             <Link className="button" to={paths.console(ns, flag.key)}>
               Evaluate in console
             </Link>
-            <button type="button" className="button button-ghost danger-text" onClick={() => void askDelete()} disabled={remove.isPending}>
+            <button type="button" className="button button-ghost danger-text" onClick={() => void askDelete()} disabled={readOnly.on || remove.isPending} title={readOnly.hint}>
               Delete flag
             </button>
           </>

@@ -1,10 +1,11 @@
 /**
  * The parts a flag's rules and rollouts cards share: the list of ranked items (loading, failed,
  * empty, or the ordered list wired to `useRankedList`), and each item's card with its drag handle
- * and Move up / Move down / Edit / Delete buttons.
+ * and Move up / Move down / Edit / Delete buttons (none of them on a read-only server).
  */
 import type { ReactNode } from 'react';
 import { ErrorBanner, Loading } from '../../components/status.js';
+import { useReadOnly } from '../../hooks/read-only.js';
 import type { RankedCardState } from './use-ranked-card.js';
 import type { Ranked, RankedListControls } from './use-ranked-list.js';
 
@@ -43,6 +44,17 @@ export interface RankedItemProps {
 }
 
 export function RankedItem({ id, index, titleId, ranked, onEdit, onDelete, children }: RankedItemProps) {
+  const readOnly = useReadOnly();
+  // A read-only server: the item is shown as it is, with nothing to drag, move, edit or delete.
+  if (readOnly.on) {
+    return (
+      <li className="sortable-item" aria-labelledby={titleId}>
+        <div className="ranked-card">
+          <div className="ranked-main">{children}</div>
+        </div>
+      </li>
+    );
+  }
   return (
     <li {...ranked.item(id)} aria-labelledby={titleId}>
       <div className="ranked-card">

@@ -6,6 +6,7 @@ import type { Flag, Rule } from '@ensign/core';
 import { rules as rulesApi } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { EmptyState } from '../../components/status.js';
+import { useReadOnly } from '../../hooks/read-only.js';
 import { describeSegments } from '../../lib/segment-ref.js';
 import { RankedItems } from './ranked-card.js';
 import { RuleDialog } from './rule-dialog.js';
@@ -15,6 +16,7 @@ import { useRankedCard } from './use-ranked-card.js';
 export function RulesCard({ ns, flag }: { ns: string; flag: Flag }) {
   const card = useRankedCard<Rule>(ns, flag.key, 'rule', queryKeys.rules(ns, flag.key), rulesApi);
   const { dialog } = card;
+  const readOnly = useReadOnly();
   const askDelete = (rule: Rule, index: number) =>
     card.askDelete(rule, {
       title: 'Delete rule',
@@ -33,7 +35,7 @@ export function RulesCard({ ns, flag }: { ns: string; flag: Flag }) {
           <h2 id="rules-title">Rules</h2>
           <p>Tried from the top; the first rule whose segments match an entity decides its variant.</p>
         </div>
-        <button type="button" className="button" onClick={() => dialog.show(undefined)} disabled={card.segments.isPending}>
+        <button type="button" className="button" onClick={() => dialog.show(undefined)} disabled={readOnly.on || card.segments.isPending} title={readOnly.hint}>
           Add rule
         </button>
       </div>

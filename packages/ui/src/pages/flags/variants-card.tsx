@@ -9,6 +9,7 @@ import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { useEditDialog } from '../../hooks/edit-dialog.js';
+import { useReadOnly } from '../../hooks/read-only.js';
 import { formatJson } from '../../lib/json-text.js';
 import { DefaultVariantSelect } from './default-variant-select.js';
 import { messageOf } from './flag-update.js';
@@ -31,6 +32,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
   const confirm = useConfirm();
   const toast = useToast();
   const dialog = useEditDialog<Variant>();
+  const readOnly = useReadOnly();
   const remove = useMutation({
     mutationFn: (variant: Variant) => variants.delete(ns, flag.key, variant.id),
     onSuccess: (_, variant) => toast(`Variant ${variant.key} deleted`),
@@ -61,7 +63,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
           <h2 id="variants-title">Variants</h2>
           <p>The values this flag can return.</p>
         </div>
-        <button type="button" className="button" onClick={() => dialog.show(undefined)}>
+        <button type="button" className="button" disabled={readOnly.on} title={readOnly.hint} onClick={() => dialog.show(undefined)}>
           Add variant
         </button>
       </div>
@@ -79,7 +81,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
                     Description
                   </th>
                   <th scope="col">Attachment</th>
-                  <RowActionsHeader />
+                  {!readOnly.on && <RowActionsHeader />}
                 </tr>
               </thead>
               <tbody>
@@ -94,7 +96,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
                     <td className="attachment-column">
                       <AttachmentCell attachment={variant.attachment} />
                     </td>
-                    <RowActions what={`variant ${variant.key}`} onEdit={() => dialog.show(variant)} onDelete={() => void askDelete(variant)} />
+                    {!readOnly.on && <RowActions what={`variant ${variant.key}`} onEdit={() => dialog.show(variant)} onDelete={() => void askDelete(variant)} />}
                   </tr>
                 ))}
               </tbody>

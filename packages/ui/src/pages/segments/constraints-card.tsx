@@ -9,12 +9,14 @@ import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState, ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { useEditDialog } from '../../hooks/edit-dialog.js';
+import { useReadOnly } from '../../hooks/read-only.js';
 import { operatorLabel, typeLabel } from '../../lib/constraint-operators.js';
 import { ConstraintDialog } from './constraint-dialog.js';
 import { ConstraintValueCell } from './constraint-value-cell.js';
 
 export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment }) {
   const dialog = useEditDialog<Constraint>();
+  const readOnly = useReadOnly();
   const queries = useQueryClient();
   const confirm = useConfirm();
   const toast = useToast();
@@ -43,7 +45,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
   };
 
   const addButton = (
-    <button type="button" className="button button-primary" onClick={() => dialog.show(undefined)}>
+    <button type="button" className="button button-primary" disabled={readOnly.on} title={readOnly.hint} onClick={() => dialog.show(undefined)}>
       Add constraint
     </button>
   );
@@ -77,7 +79,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
                   <th scope="col">Operator</th>
                   <th scope="col">Value</th>
                   <th scope="col">Description</th>
-                  <RowActionsHeader />
+                  {!readOnly.on && <RowActionsHeader />}
                 </tr>
               </thead>
               <tbody>
@@ -94,12 +96,14 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
                       <ConstraintValueCell constraint={constraint} />
                     </td>
                     <td className="muted" data-label="Description">{constraint.description}</td>
-                    <RowActions
-                      what={`constraint ${constraint.property}`}
-                      onEdit={() => dialog.show(constraint)}
-                      onDelete={() => void askDelete(constraint)}
-                      deleting={remove.isPending}
-                    />
+                    {!readOnly.on && (
+                      <RowActions
+                        what={`constraint ${constraint.property}`}
+                        onEdit={() => dialog.show(constraint)}
+                        onDelete={() => void askDelete(constraint)}
+                        deleting={remove.isPending}
+                      />
+                    )}
                   </tr>
                 ))}
               </tbody>

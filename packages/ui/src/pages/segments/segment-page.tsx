@@ -13,6 +13,7 @@ import { PageHeader } from '../../components/page-header.js';
 import { PageTabs } from '../../components/page-tabs.js';
 import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
+import { useReadOnly } from '../../hooks/read-only.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
 import { SEGMENT_HISTORY_TYPES } from '../../lib/change-summary.js';
 import { matchTypeLabel } from '../../lib/segment-search.js';
@@ -27,6 +28,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
   const queries = useQueryClient();
   const confirm = useConfirm();
   const toast = useToast();
+  const readOnly = useReadOnly();
   const segment = useQuery({ queryKey: queryKeys.segment(ns, segmentKey), queryFn: () => segments.get(ns, segmentKey) });
   const historyFilter = useMemo(() => ({ types: SEGMENT_HISTORY_TYPES, key: segmentKey }), [segmentKey]);
   const remove = useMutation({
@@ -73,7 +75,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
       <PageHeader
         title={data.name}
         actions={
-          <button type="button" className="button button-danger" disabled={remove.isPending} onClick={() => void askDelete()}>
+          <button type="button" className="button button-danger" disabled={readOnly.on || remove.isPending} title={readOnly.hint} onClick={() => void askDelete()}>
             Delete segment
           </button>
         }

@@ -13,6 +13,7 @@ import { relativeTime } from '../../lib/relative-time.js';
 import { NewSegmentDialog } from './new-segment-dialog.js';
 import './segments.css';
 import { useAddressText } from '../../hooks/address-text.js';
+import { useReadOnly } from '../../hooks/read-only.js';
 
 const PAGE_SIZE = 25;
 
@@ -21,6 +22,7 @@ export function SegmentsPage() {
   const [params, setParams] = useSearchParams();
   const [page, setPage] = useState(0);
   const [creating, setCreating] = useState(false);
+  const readOnly = useReadOnly();
   const list = useQuery({ queryKey: queryKeys.segments(ns), queryFn: () => segments.list(ns) });
 
   const [query, writeQuery] = useAddressText(params.get('q') ?? '', (q) => setParams(q === '' ? {} : { q }, { replace: true }));
@@ -29,7 +31,7 @@ export function SegmentsPage() {
     writeQuery(q);
   };
   const newButton = (
-    <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
+    <button type="button" className="button button-primary" disabled={readOnly.on} title={readOnly.hint} onClick={() => setCreating(true)}>
       New segment
     </button>
   );

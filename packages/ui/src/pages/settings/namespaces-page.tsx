@@ -1,4 +1,8 @@
-/** The namespaces of the service: create, edit, delete (asks first; a protected one offers no Delete), and a way into each one's flags. */
+/**
+ * The namespaces of the service: create, edit, delete (asks first; a protected one offers no
+ * Delete), export each one as a Flipt document or import one into it, and a way into its flags.
+ * A read-only server offers export and the way into the flags only.
+ */
 import type { Namespace } from '@ensign/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -10,12 +14,18 @@ import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { ErrorBanner, Loading } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { useEditDialog } from '../../hooks/edit-dialog.js';
+import { useReadOnly } from '../../hooks/read-only.js';
 import { lastNamespace, paths, rememberNamespace } from '../../layout/namespace.js';
+import { useExportNamespace } from './export-namespace.js';
+import { ImportDialog } from './import-dialog.js';
 import { NamespaceDialog } from './namespace-dialog.js';
 import './namespaces-page.css';
 
 export function NamespacesPage() {
   const dialog = useEditDialog<Namespace>();
+  const importing = useEditDialog<string>();
+  const exporting = useExportNamespace();
+  const readOnly = useReadOnly();
   const list = useQuery({ queryKey: queryKeys.namespaces, queryFn: namespaces.list });
   const queries = useQueryClient();
   const confirm = useConfirm();
@@ -44,7 +54,7 @@ export function NamespacesPage() {
   };
 
   const newButton = (
-    <button type="button" className="button button-primary" onClick={() => dialog.show(undefined)}>
+    <button type="button" className="button button-primary" disabled={readOnly.on} title={readOnly.hint} onClick={() => dialog.show(undefined)}>
       New namespace
     </button>
   );
@@ -53,6 +63,7 @@ export function NamespacesPage() {
       <PageHeader title="Namespaces" subtitle="Each namespace holds its own flags and segments; clients name one when they evaluate." actions={newButton} />
       <ErrorBanner error={remove.error} />
       <NamespaceDialog open={dialog.open} namespace={dialog.item} onClose={dialog.close} />
+      <ImportDialog open={importing.open} namespaceKey={importing.item ?? ''} onClose={importing.close} />
       {list.isPending ? (
         <Loading label="Loading namespaces…" />
       ) : list.isError ? (
@@ -79,10 +90,34 @@ export function NamespacesPage() {
                     <td className="namespace-name" data-label="Name">{ns.name}</td>
                     <td className="muted" data-label="Description">{ns.description}</td>
                     <td data-label="Protected">{ns.protected ? <span className="badge badge-warning">Protected</span> : <span className="muted">No</span>}</td>
-                    <RowActions what={`namespace ${ns.key}`} onEdit={() => dialog.show(ns)} {...(ns.protected ? {} : { onDelete: () => void askDelete(ns) })} deleting={remove.isPending}>
+                    <RowActions
+                      what={`namespace ${ns.key}`}
+                      {...(readOnly.on ? {} : { onEdit: () => dialog.show(ns) })}
+                      {...(ns.protected || readOnly.on ? {} : { onDelete: () => void askDelete(ns) })}
+                      deleting={remove.isPending}
+                    >
                       <Link className="button button-small button-ghost" to={paths.flags(ns.key)} aria-label={`Flags of ${ns.key}`}>
                         Flags
                       </Link>
+                      <button
+                        type="button"
+                        className="button button-small button-ghost"
+                        aria-label={`Export namespace ${ns.key}`}
+                        disabled={exporting.isPending && exporting.variables === ns.key}
+                        onClick={() => exporting.mutate(ns.key)}
+                      >
+                        Export
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-small button-ghost"
+                        aria-label={`Import into namespace ${ns.key}`}
+                        disabled={readOnly.on}
+                        title={readOnly.hint}
+                        onClick={() => importing.show(ns.key)}
+                      >
+                        Import
+                      </button>
                     </RowActions>
                   </tr>
                 ))}

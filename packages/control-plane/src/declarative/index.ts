@@ -1,0 +1,28 @@
+/** Declarative storage: Flipt feature files in a directory or a git repository, mirrored into the database. */
+export { DeclarativeError, fileError } from './declarative-error.js';
+export { registerDeclarativeMetrics } from './declarative-metrics.js';
+export type { SyncEvents } from './declarative-metrics.js';
+export { DeclarativeStorage } from './declarative-storage.js';
+export type { ApplyResult, DeclarativeStatus, DeclarativeStorageOptions, FeatureApplier, SyncOutcome } from './declarative-storage.js';
+export { directoryTree } from './directory-tree.js';
+export { readFeatureFile } from './feature-file.js';
+export type { FeatureSource, SourceSnapshot } from './feature-source.js';
+export { walkOrder } from './feature-tree.js';
+export type { FeatureTree } from './feature-tree.js';
+export { DEFAULT_INCLUDES, defaultFliptIndex, fliptIndex, INDEX_FILE, parseFliptIndex } from './flipt-index.js';
+export type { FliptIndex } from './flipt-index.js';
+export { GitCommandError, redactUrl } from './git-command.js';
+export type { GitAccess } from './git-command.js';
+export { GitRepository } from './git-repository.js';
+export type { GitRepositoryOptions } from './git-repository.js';
+export { GitSource } from './git-source.js';
+export type { GitSourceOptions } from './git-source.js';
+export { compileGlob, GlobSyntaxError } from './glob.js';
+export { LocalSource } from './local-source.js';
+export type { LocalSourceOptions } from './local-source.js';
+export { namespaceDocuments } from './namespace-documents.js';
+export { READ_ONLY_MESSAGE, readOnlyError, readOnlyStore } from './read-only-store.js';
+export { readStateFiles } from './state-files.js';
+export type { StateFile, StateFiles } from './state-files.js';
+export { DocumentApplier } from './document-applier.js';
+export type { DocumentApplierDeps } from './document-applier.js';

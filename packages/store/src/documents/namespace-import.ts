@@ -1,0 +1,77 @@
+/**
+ * One namespace's import inside its transaction: the namespace created when missing (or its
+ * revision bumped once), the plan checked again against what the namespace holds now, then
+ * everything written in bulk, reported as one `imported` change on the namespace that touches
+ * every flag written or dropped.
+ */
+import type { Knex } from 'knex';
+import type { Namespace } from '@ensign/core';
+import type { ChangeDraft } from '../change-draft.js';
+import { NamespaceModel, toNamespace } from '../models/namespace.model.js';
+import { takeTombstone } from '../namespace-tombstones.js';
+import { bumpRevision, type Written } from '../transactor.js';
+import type { Dialect } from '../types.js';
+import { insertRows, setDefaultVariants } from './bulk-write.js';
+import { planNamespace, type ExistingKeys, type NamespaceGroup, type NamespacePlan } from './import-plan.js';
+import { importRows } from './import-rows.js';
+import type { ImportOptions, NamespaceImport } from './import-summary.js';
+
+const NOTHING: ExistingKeys = { flags: new Set(), segments: new Set() };
+
+/** The flag and segment keys the namespace holds. */
+export async function readExistingKeys(db: Knex, namespaceKey: string): Promise<ExistingKeys> {
+  const keys = async (table: string) =>
+    new Set(((await db(table).select('key').where('namespace_key', namespaceKey)) as Array<{ key: string }>).map((r) => r.key));
+  return { flags: await keys('flags'), segments: await keys('segments') };
+}
+
+/** Creates the namespace; its first revision follows the last one of a deleted namespace of that key. */
+async function createNamespace(trx: Knex.Transaction, dialect: Dialect, group: NamespaceGroup, at: string): Promise<number> {
+  const { key, name, description } = group.namespace;
+  await NamespaceModel.query(trx).insert({ key, name, description, protected: false, revision: 1, state_modified_at: at, created_at: at, updated_at: at });
+  const revision = await takeTombstone(trx, dialect, key);
+  if (revision !== 1) await NamespaceModel.query(trx).findById(key).patch({ revision });
+  return revision;
+}
+
+async function write(trx: Knex.Transaction, plan: NamespacePlan, options: ImportOptions, at: string): Promise<void> {
+  if (options.drop) {
+    // Flags go first so their rules and rollouts release the segments, which RESTRICT deletes.
+    await trx('flags').where('namespace_key', plan.key).delete();
+    await trx('segments').where('namespace_key', plan.key).delete();
+  }
+  const rows = importRows(plan, at);
+  for (const [table, tableRows] of rows.tables) await insertRows(trx, table, tableRows);
+  await setDefaultVariants(trx, plan.key, rows.defaults);
+}
+
+/** The change record of the import: the namespace as it was and is, and what the import did. */
+function importedChange(plan: NamespacePlan, before: Namespace | undefined, after: Namespace, options: ImportOptions): ChangeDraft {
+  return {
+    resource: 'namespace',
+    key: plan.key,
+    action: 'imported',
+    ...(before === undefined ? {} : { before }),
+    after: { ...after, import: { drop: options.drop === true, skipExisting: options.skipExisting === true, flags: plan.flagCounts, segments: plan.segmentCounts } },
+    touched: { kind: 'flags', keys: plan.touchedFlags },
+  };
+}
+
+/** The transaction's work for one namespace (see `Transactor.transact`). */
+export async function importNamespace(trx: Knex.Transaction, dialect: Dialect, group: NamespaceGroup, options: ImportOptions, at: string): Promise<Written<NamespaceImport>> {
+  // The revision bump goes first: it locks the namespace row, so imports and writes to it apply one at a time.
+  const bumped = await bumpRevision(trx, group.key, at);
+  const before = bumped === undefined ? undefined : toNamespace(await NamespaceModel.query(trx).findById(group.key).throwIfNotFound());
+  const revision = bumped ?? (await createNamespace(trx, dialect, group, at));
+  const plan = planNamespace(group, bumped === undefined ? NOTHING : await readExistingKeys(trx, group.key), options);
+  await write(trx, plan, options, at);
+  const after = toNamespace(await NamespaceModel.query(trx).findById(group.key).throwIfNotFound());
+  const value: NamespaceImport = {
+    namespaceKey: group.key,
+    revision,
+    createdNamespace: bumped === undefined,
+    flags: plan.flagCounts,
+    segments: plan.segmentCounts,
+  };
+  return { value, change: importedChange(plan, before, after, options), namespaceKey: group.key, revision };
+}

@@ -1,0 +1,160 @@
+/**
+ * Moving flags without a shell, in a real Chromium against a real `ensign server`: a namespace is
+ * exported as a Flipt YAML download, imported into another namespace through the preview (which
+ * writes nothing) and applied; refusals show the service's message, with the place in the
+ * document, under the document.
+ */
+import { readFile } from 'node:fs/promises';
+import test, { type ExecutionContext } from 'ava';
+import type { Locator, Page } from 'playwright-core';
+import { parse } from 'yaml';
+import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+
+const ui = useUiServer(test);
+
+/** The service's refusals are on purpose here; Chromium logs each one. */
+const REFUSALS = [/Failed to load resource: the server responded with a status of 4\d\d/];
+const open = (t: ExecutionContext, path: string, options?: PageOptions) => openPage(t, ui.browser, `${ui.server.baseUrl}${path}`, { allowConsoleErrors: REFUSALS, ...options });
+
+/** Fails the hook when a seeding call is refused. */
+async function seedCall(pending: Promise<{ status: number; text: string; body: any }>): Promise<any> {
+  const res = await pending;
+  if (res.status !== 200) throw new Error(`seeding: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+test.before(async () => {
+  const ns = '/api/v1/namespaces/source';
+  await seedCall(ui.api.post('/api/v1/namespaces', { key: 'source', name: 'Source', description: 'Flags to copy' }));
+  await seedCall(ui.api.post(`${ns}/segments`, { key: 'beta', name: 'Beta', matchType: 'ALL_MATCH_TYPE' }));
+  await seedCall(ui.api.post(`${ns}/segments/beta/constraints`, { type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'beta' }));
+  await seedCall(ui.api.post(`${ns}/flags`, { key: 'checkout', name: 'Checkout', enabled: true }));
+  const blue = await seedCall(ui.api.post(`${ns}/flags/checkout/variants`, { key: 'blue', name: 'Blue', attachment: '{"hex":"#00f"}' }));
+  await seedCall(ui.api.post(`${ns}/flags/checkout/variants`, { key: 'green', name: 'Green' }));
+  const rule = await seedCall(ui.api.post(`${ns}/flags/checkout/rules`, { segmentKey: 'beta', rank: 1 }));
+  await seedCall(ui.api.post(`${ns}/flags/checkout/rules/${rule.id}/distributions`, { variantId: blue.id, rollout: 100 }));
+  await seedCall(ui.api.post(`${ns}/flags`, { key: 'banner', name: 'Banner', type: 'BOOLEAN_FLAG_TYPE', enabled: true }));
+  await seedCall(ui.api.post(`${ns}/flags/banner/rollouts`, { rank: 1, threshold: { percentage: 25, value: true } }));
+  for (const key of ['target', 'checks']) await seedCall(ui.api.post('/api/v1/namespaces', { key, name: key, description: '' }));
+});
+
+/** Opens the import dialog of `ns` from the namespaces page. */
+async function openImport(page: Page, ns: string): Promise<Locator> {
+  await page.getByRole('button', { name: `Import into namespace ${ns}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Import into ${ns}` });
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** The keys a preview lists under `heading` ("Flags created"). */
+const listed = (dialog: Locator, heading: string): Promise<string[]> =>
+  dialog.getByRole('region', { name: 'Preview' }).getByRole('list', { name: new RegExp(`^${heading}`) }).getByRole('listitem').allTextContents();
+
+const flagKeys = async (ns: string): Promise<string[]> => ((await ui.api.get(`/api/v1/namespaces/${ns}/flags`)).body as { flags: Array<{ key: string }> }).flags.map((f) => f.key);
+
+test.serial('a namespace exported as YAML imports into another through a preview, and its flags appear', async (t) => {
+  const { page, close } = await open(t, '/settings/namespaces');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export namespace source' }).click()]);
+  t.is(download.suggestedFilename(), 'source.yaml');
+  const text = await readFile(await download.path(), 'utf8');
+  t.true(text.startsWith('version: "1.4"\nnamespace:\n  key: source\n'), text);
+  t.deepEqual(parse(text).flags.map((f: { key: string }) => f.key), ['checkout', 'banner']);
+  await page.getByText('Namespace "source" exported').waitFor();
+
+  const dialog = await openImport(page, 'target');
+  await dialog.locator('input[type="file"]').setInputFiles({ name: 'source.yaml', mimeType: 'application/yaml', buffer: Buffer.from(text) });
+  await dialog.getByText('source.yaml', { exact: true }).waitFor();
+  t.is(await dialog.getByRole('textbox', { name: 'Document' }).inputValue(), text, 'the chosen file is shown');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  // The export names its namespace: the service refuses it elsewhere until that is meant.
+  await dialog.getByText('the document is for namespace "source", not "target"', { exact: false }).waitFor();
+  const retarget = dialog.getByRole('button', { name: 'Import into target instead' });
+  await retarget.click();
+  await retarget.waitFor({ state: 'detached' });
+  t.false((await dialog.getByRole('textbox', { name: 'Document' }).inputValue()).includes('key: source'), 'the namespace is gone from the document');
+
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  const preview = dialog.getByRole('region', { name: 'Preview' });
+  await preview.getByText('2 flags created; 1 segment created').waitFor();
+  t.deepEqual(await listed(dialog, 'Flags created'), ['checkout', 'banner']);
+  t.deepEqual(await listed(dialog, 'Segments created'), ['beta']);
+  t.deepEqual(await flagKeys('target'), [], 'the preview wrote nothing');
+  await screenshot(page, 'import-preview');
+
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByText('Imported into "target": 2 flags created; 1 segment created').waitFor();
+  t.deepEqual(await flagKeys('target'), ['checkout', 'banner']);
+
+  await page.getByRole('link', { name: 'Flags of target' }).click();
+  await page.waitForURL('**/namespaces/target/flags');
+  await page.getByRole('link', { name: 'checkout' }).waitFor();
+  await page.getByRole('link', { name: 'banner' }).waitFor();
+  await page.getByRole('link', { name: 'checkout' }).click();
+  await page.getByRole('heading', { name: 'Rule 1' }).waitFor();
+  await close();
+});
+
+test.serial('a key already there is refused by the preview; skipping or replacing says what happens', async (t) => {
+  const { page, close } = await open(t, '/settings/namespaces');
+  const dialog = await openImport(page, 'target');
+  await dialog.getByRole('textbox', { name: 'Document' }).fill('flags:\n- key: checkout\n  name: Checkout again\n- key: extra\n  name: Extra\n');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await dialog.getByText('flags[0].key: flag "checkout" already exists in namespace "target"', { exact: false }).waitFor();
+  t.is(await dialog.getByRole('textbox', { name: 'Document' }).getAttribute('aria-invalid'), 'true');
+
+  await dialog.getByRole('radio', { name: /^Skip existing/ }).check();
+  t.is(await dialog.getByRole('alert').count(), 0, 'a new choice clears the refusal');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await dialog.getByRole('region', { name: 'Preview' }).getByText('1 flag created').waitFor();
+  t.deepEqual(await listed(dialog, 'Flags created'), ['extra']);
+  t.deepEqual(await listed(dialog, 'Flags left as they are'), ['checkout']);
+
+  await dialog.getByRole('radio', { name: /^Replace everything/ }).check();
+  t.is(await dialog.getByRole('button', { name: 'Apply' }).count(), 0, 'another choice needs another preview');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await dialog.getByRole('region', { name: 'Preview' }).getByText('1 flag created, 1 updated, 1 deleted; 1 segment deleted').waitFor();
+  t.deepEqual(await listed(dialog, 'Flags deleted'), ['banner']);
+  t.deepEqual(await listed(dialog, 'Segments deleted'), ['beta']);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  t.deepEqual(await flagKeys('target'), ['checkout', 'banner'], 'nothing was applied');
+  await close();
+});
+
+test('an invalid document shows the service\'s error with its place in the document, and keeps the text', async (t) => {
+  const { page, close } = await open(t, '/settings/namespaces');
+  const dialog = await openImport(page, 'checks');
+  const bad = 'flags:\n- key: color\n  name: Color\n  variants:\n  - key: blue\n  rules:\n  - segment: beta\n    distributions:\n    - variant: blu\n      rollout: 100\nsegments:\n- key: beta\n  name: Beta\n';
+  await dialog.getByRole('textbox', { name: 'Document' }).fill(bad);
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  const error = dialog.getByRole('alert');
+  await error.waitFor();
+  t.regex((await error.textContent()) ?? '', /flags\[0\]\.rules\[0\]\.distributions\[0\]\.variant/);
+  t.is(await dialog.getByRole('textbox', { name: 'Document' }).inputValue(), bad);
+  t.is(await dialog.getByRole('button', { name: 'Apply' }).count(), 0);
+
+  await dialog.getByRole('textbox', { name: 'Document' }).fill('flags:\n  - key: a\n   name: b\n');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await dialog.getByText(/invalid YAML body: .* at line \d+, column \d+/).waitFor();
+  await close();
+  t.deepEqual(await flagKeys('checks'), []);
+});
+
+test('on a 390×844 screen the namespaces and the import dialog fit, preview included', async (t) => {
+  const { page, close } = await open(t, '/settings/namespaces', { viewport: { width: 390, height: 844 } });
+  await page.getByRole('button', { name: 'Export namespace source' }).waitFor();
+  t.false(await page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth'), 'no sideways scrolling');
+  await screenshot(page, 'namespaces-narrow');
+  const dialog = await openImport(page, 'checks');
+  await dialog.getByRole('textbox', { name: 'Document' }).fill('flags:\n- key: narrow-screen-flag-with-a-long-key\n  name: Narrow\nsegments:\n- key: phones\n  name: Phones\n');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await dialog.getByRole('region', { name: 'Preview' }).getByText('1 flag created; 1 segment created').waitFor();
+  const box = await dialog.boundingBox();
+  t.truthy(box);
+  t.true(box!.x >= 0 && box!.x + box!.width <= 390, `the dialog is within the screen: ${JSON.stringify(box)}`);
+  const heading = await dialog.getByRole('heading', { name: 'Preview' }).boundingBox();
+  t.true(heading !== null && heading.y >= 0 && heading.y + heading.height <= 844, `the preview is scrolled into sight: ${JSON.stringify(heading)}`);
+  t.is(await dialog.getByRole('button', { name: 'Apply' }).isVisible(), true);
+  await screenshot(page, 'import-dialog-narrow');
+  await close();
+});
