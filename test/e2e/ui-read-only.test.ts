@@ -13,8 +13,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonClient, scratchDir, startEnsign } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useBrowser, useEnsign } from '../helpers/ui-browser.js';
+
+/** Whether `locator` is on screen, waiting for it as a user would (the page renders its parts as their data arrives). */
+const shown = (locator: Locator): Promise<boolean> => locator.waitFor({ timeout: 10_000 }).then(() => true, () => false);
 
 const TOKEN = 'read-only-ui-s3cret';
 
@@ -85,9 +88,9 @@ async function assertReadOnlyFlagPage(t: ExecutionContext, page: Page): Promise<
   await page.getByRole('heading', { name: 'Color', level: 1 }).waitFor();
   // The data, as the files hold it.
   await page.getByRole('row').filter({ hasText: 'Red' }).getByText('Default', { exact: true }).waitFor();
-  t.true(await page.getByRole('cell', { name: 'blue', exact: true }).isVisible());
+  t.true(await shown(page.getByRole('cell', { name: 'blue', exact: true })));
   const rule = page.getByRole('list', { name: 'Rules' }).getByRole('listitem', { name: 'Rule 1', exact: true });
-  t.true(await rule.getByRole('link', { name: 'pro', exact: true }).isVisible(), 'the rule names its segment');
+  t.true(await shown(rule.getByRole('link', { name: 'pro', exact: true })), 'the rule names its segment');
   t.regex(await rule.getByRole('list', { name: 'Distribution of rule 1' }).innerText(), /blue\s*→\s*100%/);
   t.is(await page.getByLabel('Default variant').evaluate((select) => (select as unknown as { selectedOptions: Array<{ text: string }> }).selectedOptions[0]?.text), 'red (Red)');
   t.is(await page.getByLabel('Name', { exact: true }).inputValue(), 'Color');
@@ -105,7 +108,7 @@ async function assertReadOnlyFlagPage(t: ExecutionContext, page: Page): Promise<
   t.true(await page.getByLabel('Default variant').isDisabled());
   for (const name of [/^Edit/, /^Delete variant/, 'Move up', 'Move down', /^Save/]) t.is(await page.getByRole('button', { name }).count(), 0, `no ${String(name)} button`);
   t.is(await page.locator('.drag-handle, [draggable="true"]').count(), 0, 'nothing to drag');
-  t.true(await page.getByRole('link', { name: 'Evaluate in console' }).isVisible());
+  t.true(await shown(page.getByRole('link', { name: 'Evaluate in console' })));
 }
 
 test.serial('a directory of feature files: the banner names it, the flag shows its data without a control that writes', async (t) => {
@@ -124,7 +127,7 @@ test.serial('a directory of feature files: the banner names it, the flag shows i
   t.is(await newFlag.getAttribute('title'), HEADLINE);
   await page.getByRole('link', { name: 'color' }).click();
   await page.waitForURL('**/namespaces/shop/flags/color');
-  t.true(await banner(page).isVisible(), 'on every page');
+  t.true(await shown(banner(page)), 'on every page');
   await assertReadOnlyFlagPage(t, page);
   await screenshot(page, 'read-only-flag', { fullPage: true });
 
@@ -133,7 +136,7 @@ test.serial('a directory of feature files: the banner names it, the flag shows i
   await page.getByRole('heading', { name: 'History' }).waitFor();
   await page.getByRole('link', { name: 'Usage' }).click();
   await page.waitForURL('**/flags/color/usage');
-  t.true(await banner(page).isVisible());
+  t.true(await shown(banner(page)));
   await close();
 });
 
@@ -152,7 +155,7 @@ test.serial('segments, namespaces and tokens: reading and export work, writing i
 
   await page.getByRole('link', { name: 'Namespaces', exact: true }).click();
   await page.getByRole('cell', { name: 'shop', exact: true }).waitFor();
-  t.true(await banner(page).isVisible());
+  t.true(await shown(banner(page)));
   t.true(await page.getByRole('button', { name: 'New namespace' }).isDisabled());
   t.true(await page.getByRole('button', { name: 'Import into namespace shop' }).isDisabled());
   t.is(await page.getByRole('button', { name: 'Import into namespace shop' }).getAttribute('title'), HEADLINE);
@@ -192,7 +195,7 @@ test.serial('390×844 in dark mode: the banner wraps, nothing scrolls sideways, 
   const { page, close } = await openSignedIn(t, '/namespaces/shop/flags/color', { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
   await banner(page).waitFor();
   await assertReadOnlyFlagPage(t, page);
-  t.true(await banner(page).isVisible());
+  t.true(await shown(banner(page)));
   t.is(await overflow(page), 0, 'the flag page');
   const background = await page.evaluate<string>(`getComputedStyle(document.querySelector('.read-only-banner')).backgroundColor`);
   const [r = 255, g = 255, b = 255] = (background.match(/\d+/g) ?? []).map(Number);
