@@ -79,7 +79,7 @@ test('namespaces: created through the dialog, listed in the switcher; the defaul
   await page.getByRole('button', { name: 'New namespace' }).click();
   await dialog.getByLabel('Name').fill('Team Payments');
   await dialog.getByRole('button', { name: 'Create namespace' }).click();
-  await dialog.getByText('namespace "team-payments" is not unique').waitFor();
+  await dialog.getByText('A namespace with the key “team-payments” already exists', { exact: false }).first().waitFor();
   t.is(await dialog.getByLabel('Key').getAttribute('aria-invalid'), 'true');
   t.is(await dialog.getByLabel('Name').inputValue(), 'Team Payments');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -248,7 +248,7 @@ test('segments: date-times and lists round-trip as the service stores them; a re
   await page.getByLabel('Name', { exact: true }).fill('');
   await page.getByLabel('Description', { exact: true }).fill('Signed up after launch');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  await page.getByText('must not be empty').waitFor();
+  await page.getByText('Enter a name.').first().waitFor();
   t.is(await page.getByLabel('Description', { exact: true }).inputValue(), 'Signed up after launch');
   await page.getByLabel('Name', { exact: true }).fill('Launch cohort');
   await page.getByLabel('Match type').selectOption('ALL_MATCH_TYPE');
@@ -369,7 +369,7 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   await page.waitForURL('**/namespaces/shop/segments/pro-customers');
   await page.getByRole('button', { name: 'Delete segment' }).click();
   await page.getByRole('dialog', { name: 'Delete segment' }).getByRole('button', { name: 'Delete segment' }).click();
-  await page.getByRole('alert').filter({ hasText: 'segment "shop/pro-customers" is in use' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'Segment “pro-customers” is used by 1 rule' }).waitFor();
   t.is((await ui.api.get('/api/v1/namespaces/shop/segments/pro-customers')).status, 200);
   await close();
 });

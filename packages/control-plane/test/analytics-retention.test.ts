@@ -12,6 +12,11 @@ function recorder() {
   return { cutoffs, usage: { prune: async (minuteBefore: Date, hourBefore: Date) => (cutoffs.push([minuteBefore, hourBefore]), PRUNED) } };
 }
 
+/** Resolves once `check` holds, or after 5 s (the assertion after it then fails with the count). */
+async function until(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check() && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 test('a run deletes minutes older than 7 days and hours older than 90 unless told, and says how many', async (t) => {
   const { cutoffs, usage } = recorder();
   const lines: string[] = [];
@@ -39,7 +44,7 @@ test('start prunes at once and then every interval; a failed run is logged and t
   };
   const retention = new AnalyticsRetention({ usage, logger: pino({}, { write: (line: string) => void lines.push(line) }), intervalMs: 10 });
   retention.start();
-  await new Promise((resolve) => setTimeout(resolve, 60));
+  await until(() => calls >= 3 && lines.length > 0);
   await retention.stop();
   t.true(calls >= 3, `${calls} runs`);
   t.true(lines.some((line) => line.includes('pruning the evaluation counts failed')));

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { checkDistribution, evenSplit, initialPercents, parsePercent, percentsOf, percentText, planDistributions } from '../src/lib/distributions.js';
+import { evenSplit, initialPercents, parsePercent, percentsOf, percentText, planDistributions } from '../src/lib/distributions.js';
 
 test('an even split in whole percentages, the remainder on the first variants', (t) => {
   t.deepEqual(evenSplit(0), []);
@@ -20,16 +20,6 @@ test('percentages as typed: empty is 0, decimals to two places, nothing outside 
   t.is(parsePercent('1e2'), undefined);
   t.is(parsePercent('ten'), undefined);
   t.is(percentText(33.33000183105469), '33.33');
-});
-
-test('the total must be 100, or 0 for a rule that matches without a variant', (t) => {
-  t.like(checkDistribution({ a: '50', b: '50' }), { ok: true, total: 100, none: false });
-  t.like(checkDistribution({ a: '100', b: '0' }), { ok: true, total: 100 });
-  t.like(checkDistribution({ a: '33.33', b: '33.33', c: '33.34' }), { ok: true, total: 100 });
-  t.like(checkDistribution({ a: '0', b: '' }), { ok: true, total: 0, none: true });
-  t.like(checkDistribution({}), { ok: true, none: true });
-  t.like(checkDistribution({ a: '60', b: '50' }), { ok: false, total: 110, message: 'The percentages add up to 110%; they must add up to 100%.' });
-  t.like(checkDistribution({ a: '50', b: 'x' }), { ok: false, invalid: ['b'], message: 'Each percentage must be a number from 0 to 100.' });
 });
 
 test('the plan updates what changed, deletes what went to 0, creates what is new', (t) => {

@@ -4,24 +4,35 @@
  * token, or a pasted static token) and errors turned into `ApiError`s that name their field.
  */
 import { fieldOfMessage } from '../lib/field-errors.js';
+import { messageText, type UserMessage, userMessage } from '../lib/user-messages.js';
 
 /** Where a pasted static token is kept: for this tab only, so closing it signs out. */
 const TOKEN_KEY = 'ensign.token';
 /** The header a browser session's CSRF token travels in (`GET /auth/v1/self` hands it out). */
 export const CSRF_HEADER = 'X-CSRF-Token';
 
-/** An answer other than 2xx, with Flipt's `{code, message}` body when the service sent one. */
+/**
+ * An answer other than 2xx, with Flipt's `{code, message}` body when the service sent one. Its
+ * `message` is the sentence the UI shows (`userMessage`, with its links in `shown`); the service's
+ * own words stay in `serviceMessage`.
+ */
 export class ApiError extends Error {
   /** The request field the message names (`key`, `threshold.percentage` …), when it names one. */
   readonly field: string | undefined;
+  readonly serviceMessage: string;
+  /** What the UI shows, with links to the resources it names. */
+  readonly shown: UserMessage;
 
   constructor(
     readonly status: number,
     readonly code: number,
     message: string,
   ) {
-    super(message);
+    const shown = userMessage(message);
+    super(messageText(shown));
     this.name = 'ApiError';
+    this.serviceMessage = message;
+    this.shown = shown;
     this.field = fieldOfMessage(message);
   }
 }

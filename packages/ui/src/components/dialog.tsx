@@ -1,7 +1,8 @@
 /**
  * A modal dialog on the native `<dialog>` element: focus moves into it (to the element marked
  * `data-autofocus`, else the first field) and stays there, Escape
- * closes it, and focus returns to what opened it. Forms inside submit with Enter.
+ * closes it, and focus returns to what opened it. Forms inside submit with Enter; a submit that
+ * leaves fields marked invalid moves focus to the first of them.
  */
 import { type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 
@@ -38,6 +39,8 @@ export function Dialog({ open, title, onClose, children, footer, onSubmit, wide 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit?.();
+    // After React has shown the problems the submit found.
+    requestAnimationFrame(() => ref.current?.querySelector<HTMLElement>('.dialog-body [aria-invalid="true"]')?.focus());
   };
 
   const body = (

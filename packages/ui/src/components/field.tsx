@@ -1,10 +1,15 @@
 /** A labelled form control with its hint and, when the service refused it, the reason next to it. */
 import { cloneElement, type ReactElement, useId } from 'react';
+import type { UserMessage } from '../lib/user-messages.js';
+import { MessageText } from './status.js';
+
+/** A field's problem: a sentence, or a message with links (a duplicate key links to the existing resource). */
+export type FieldMessage = string | UserMessage;
 
 export interface FieldProps {
   label: string;
-  /** The service's message about this field. */
-  error?: string | undefined;
+  /** What is wrong with this field: a check before submitting, or the service's refusal. */
+  error?: FieldMessage | undefined;
   hint?: string;
   /** One input, select or textarea; it gets the id, and aria attributes for the hint and error. */
   children: ReactElement<{ id?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }>;
@@ -35,11 +40,11 @@ export function Field({ label, error, hint, children, className }: FieldProps) {
 }
 
 /** The service's message about a field, where the field's `aria-describedby` can name it (`id`). */
-export function FieldError({ id, error }: { id?: string; error: string | undefined }) {
+export function FieldError({ id, error }: { id?: string; error: FieldMessage | undefined }) {
   if (error === undefined) return null;
   return (
     <p className="field-error" id={id} role="alert">
-      {error}
+      {typeof error === 'string' ? error : <MessageText message={error} />}
     </p>
   );
 }

@@ -1,6 +1,6 @@
 /** The Name and Key fields of a create dialog: the key is suggested from the name until the user makes it their own. */
 import { keyFollowingName } from '../lib/key-suggestion.js';
-import { Field } from './field.js';
+import { Field, type FieldMessage } from './field.js';
 
 export interface NameAndKey {
   name: string;
@@ -10,8 +10,8 @@ export interface NameAndKey {
 export interface NameKeyFieldsProps {
   value: NameAndKey;
   onChange: (value: NameAndKey) => void;
-  /** The service's messages, by field (`formErrors(…).byField`). */
-  errors: Readonly<Record<string, string>>;
+  /** What is wrong with the name and key: checks before submitting, or the service's refusal. */
+  errors: Readonly<Record<string, FieldMessage | undefined>>;
   keyHint: string;
   /** The key of an existing resource: it cannot change, so it no longer follows the name. */
   keyReadOnly?: boolean;

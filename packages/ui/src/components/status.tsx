@@ -1,6 +1,9 @@
 /** Loading, empty and failed states, the same on every page. */
-import type { ReactNode } from 'react';
-import { ApiError } from '../api/client.js';
+import { Fragment, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { shownError } from '../api/user-error.js';
+import { paths } from '../layout/namespace.js';
+import type { MessageTarget, UserMessage } from '../lib/user-messages.js';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
@@ -21,13 +24,28 @@ export function EmptyState({ title, children, action }: { title: string; childre
   );
 }
 
-/** An error that belongs to no field: what the service said, or that it could not be reached. */
+const pathOf = (to: MessageTarget): string => (to.kind === 'flags' ? paths.flags(to.ns) : to.kind === 'flag' ? paths.flag(to.ns, to.key) : paths.segment(to.ns, to.key));
+
+/** A message with its links to the resources it names. */
+export function MessageText({ message }: { message: UserMessage }) {
+  return (
+    <>
+      {message.map((part, i) => (
+        <Fragment key={i}>{typeof part === 'string' ? part : <Link to={pathOf(part.to)}>{part.text}</Link>}</Fragment>
+      ))}
+    </>
+  );
+}
+
+/** An error that belongs to no field: what the service said (in the UI's words), or that it could not be reached. */
 export function ErrorBanner({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  if (error === null || error === undefined) return null;
-  const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
+  const message = shownError(error);
+  if (message === undefined) return null;
   return (
     <div className="error-banner" role="alert">
-      <span>{message}</span>
+      <span>
+        <MessageText message={message} />
+      </span>
       {onRetry !== undefined && (
         <button type="button" className="button button-small" onClick={onRetry}>
           Retry

@@ -1,16 +1,21 @@
-/** Picks the namespace; keeps the section (flags, segments, console) when switching. */
+/**
+ * Picks the namespace; keeps the section (flags, segments, console) when switching. The list names
+ * each namespace whole; a name too long for the bar ends in an ellipsis, whole in the tooltip.
+ */
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { namespaces } from '../api/endpoints.js';
 import { queryKeys } from '../api/query-keys.js';
 import { paths } from './namespace.js';
 
+const label = (n: { key: string; name: string }) => (n.name === '' || n.name === n.key ? n.key : `${n.name} (${n.key})`);
+
 export function NamespaceSwitcher({ current }: { current: string }) {
   const navigate = useNavigate();
   const location = useLocation();
   const { data } = useQuery({ queryKey: queryKeys.namespaces, queryFn: namespaces.list });
   const list = data ?? [];
-  const known = list.some((n) => n.key === current);
+  const entry = list.find((n) => n.key === current);
 
   const switchTo = (ns: string) => {
     const section = location.pathname.match(/^\/namespaces\/[^/]+\/(flags|segments|console)/)?.[1] ?? 'flags';
@@ -21,11 +26,11 @@ export function NamespaceSwitcher({ current }: { current: string }) {
   return (
     <label className="namespace-switcher">
       <span className="visually-hidden">Namespace</span>
-      <select value={current} onChange={(e) => switchTo(e.target.value)} aria-label="Namespace">
-        {!known && <option value={current}>{current}</option>}
+      <select value={current} onChange={(e) => switchTo(e.target.value)} aria-label="Namespace" title={entry === undefined ? current : label(entry)}>
+        {entry === undefined && <option value={current}>{current}</option>}
         {list.map((n) => (
           <option key={n.key} value={n.key}>
-            {n.name === '' || n.name === n.key ? n.key : `${n.name} (${n.key})`}
+            {label(n)}
           </option>
         ))}
       </select>

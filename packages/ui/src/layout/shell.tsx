@@ -1,29 +1,30 @@
 /**
- * The frame around every page: top bar (namespace, theme, caller), navigation, the read-only
- * banner when the server refuses changes, and the page. Pages wait for `/meta/info` (asked once per
- * session), so a read-only server never shows a control that writes, not even for a moment.
+ * The frame around every page: top bar (namespace, theme, caller), navigation (on a phone a drawer
+ * over a backdrop, with the theme switch), the read-only banner when the server refuses changes,
+ * and the page. Pages wait for `/meta/info` (asked once per session), so a read-only server never
+ * shows a control that writes, not even for a moment.
  */
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { callerName, useSession } from '../auth/session.js';
 import { Loading } from '../components/status.js';
 import { useServerStorage } from '../hooks/read-only.js';
+import { useMenuDrawer } from './menu-drawer.js';
 import { NamespaceSwitcher } from './namespace-switcher.js';
 import { paths, useNamespace } from './namespace.js';
+import { useNarrowScreen } from './narrow-screen.js';
 import { ReadOnlyBanner } from './read-only-banner.js';
-import { type Theme, useTheme } from './theme.js';
-
-const THEMES: ReadonlyArray<[Theme, string]> = [
-  ['system', 'System theme'],
-  ['light', 'Light theme'],
-  ['dark', 'Dark theme'],
-];
+import { ThemeSelect } from './theme-select.js';
 
 export function Shell() {
   const ns = useNamespace();
   const session = useSession();
-  const [theme, setTheme] = useTheme();
+  const narrow = useNarrowScreen();
   const [menuOpen, setMenuOpen] = useState(false);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  const drawer = useRef<HTMLElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useMenuDrawer(menuOpen && narrow, closeMenu, drawer, menuButton);
   const location = useLocation();
   const storage = useServerStorage();
   const name = session.state.kind === 'signed-in' ? callerName(session.state.authentication) : undefined;
@@ -35,7 +36,7 @@ export function Shell() {
         Skip to content
       </a>
       <header className="topbar">
-        <button type="button" className="icon-button menu-button" aria-label="Menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen((o) => !o)}>
+        <button ref={menuButton} type="button" className="icon-button menu-button" aria-label="Menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen((o) => !o)}>
           ☰
         </button>
         <NavLink to={paths.flags(ns)} className="brand">
@@ -44,13 +45,7 @@ export function Shell() {
         </NavLink>
         <NamespaceSwitcher current={ns} />
         <div className="topbar-spacer" />
-        <select className="theme-select" aria-label="Theme" value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
-          {THEMES.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
+        {!narrow && <ThemeSelect />}
         {session.state.kind === 'signed-in' && (
           <div className="caller">
             <span className="caller-name" title={session.state.authentication.method}>
@@ -62,8 +57,19 @@ export function Shell() {
           </div>
         )}
       </header>
-      <nav id="sidebar" className={menuOpen ? 'sidebar open' : 'sidebar'} aria-label="Main" onClick={() => setMenuOpen(false)}>
-        <p className="nav-heading">Namespace {ns}</p>
+      {menuOpen && narrow && <div className="drawer-backdrop" aria-hidden="true" onClick={closeMenu} />}
+      <nav
+        ref={drawer}
+        id="sidebar"
+        className={menuOpen ? 'sidebar open' : 'sidebar'}
+        aria-label="Main"
+        onClick={(event) => {
+          if ((event.target as HTMLElement).closest('a') !== null) closeMenu();
+        }}
+      >
+        <p className="nav-heading" title={`Namespace ${ns}`}>
+          Namespace {ns}
+        </p>
         <NavLink to={paths.flags(ns)} className={navClass}>
           Flags
         </NavLink>
@@ -83,6 +89,12 @@ export function Shell() {
         <NavLink to={paths.tokens()} className={navClass}>
           API tokens
         </NavLink>
+        {narrow && (
+          <label className="drawer-theme">
+            <span className="nav-heading">Theme</span>
+            <ThemeSelect />
+          </label>
+        )}
       </nav>
       <main id="main" className="content" key={location.pathname.split('/').slice(0, 4).join('/')}>
         {storage.data?.readOnly === true && <ReadOnlyBanner storage={storage.data} />}

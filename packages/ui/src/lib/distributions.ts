@@ -28,36 +28,6 @@ export function parsePercent(text: string): number | undefined {
 /** The text a percentage is shown as in an input: no float32 noise, no trailing zeros. */
 export const percentText = (value: number): string => String(roundPercent(value));
 
-export interface DistributionCheck {
-  /** The sum of the valid percentages, to two decimals. */
-  total: number;
-  /** Variant ids whose text is not a percentage. */
-  invalid: string[];
-  /** Saving is allowed: every percentage valid and the total 100, or every one 0. */
-  ok: boolean;
-  /** Every percentage is 0: the rule will match without a variant. */
-  none: boolean;
-  /** Why saving is blocked, for the user. */
-  message: string | undefined;
-}
-
-/** Checks percentages typed per variant id. */
-export function checkDistribution(texts: Readonly<Record<string, string>>): DistributionCheck {
-  const invalid: string[] = [];
-  let hundredths = 0;
-  for (const [variantId, text] of Object.entries(texts)) {
-    const value = parsePercent(text);
-    if (value === undefined) invalid.push(variantId);
-    else hundredths += Math.round(value * 100);
-  }
-  const total = hundredths / 100;
-  const none = invalid.length === 0 && hundredths === 0;
-  let message: string | undefined;
-  if (invalid.length > 0) message = 'Each percentage must be a number from 0 to 100.';
-  else if (!none && hundredths !== 10_000) message = `The percentages add up to ${total}%; they must add up to 100%.`;
-  return { total, invalid, ok: message === undefined, none, message };
-}
-
 /** One call to the distribution routes. */
 export type DistributionOp =
   | { kind: 'create'; variantId: string; rollout: number }

@@ -1,7 +1,11 @@
 /** The answer of one evaluation: match or enabled, variant, reason in words, matched segments, attachment, timings and the raw JSON. */
 import type { BooleanEvaluationResponse, VariantEvaluationResponse } from '@ensign/core';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { rules } from '../../api/endpoints.js';
+import { queryKeys } from '../../api/query-keys.js';
 import { paths } from '../../layout/namespace.js';
+import { gapMatch, gapSentence } from '../../lib/distribution-share.js';
 import { type EvaluationKind, type EvaluationRequestBody, prettyAttachment, reasonText } from '../../lib/evaluation-console.js';
 
 /** One finished evaluation: what was asked and what the service answered. */
@@ -11,6 +15,21 @@ export interface Evaluation {
   response: VariantEvaluationResponse | BooleanEvaluationResponse;
   /** Milliseconds from sending the request to reading the answer, as the browser measured it. */
   roundTripMs: number;
+}
+
+/**
+ * Why a variant answer came out as it did. An unmatched answer that names segments matched a rule
+ * but fell in the share its distributions leave unassigned: it says which rule, not "No rule matched".
+ */
+function VariantReason({ body, response }: { body: EvaluationRequestBody; response: VariantEvaluationResponse }) {
+  const inGap = !response.match && response.segmentKeys.length > 0 && response.reason !== 'FLAG_DISABLED_EVALUATION_REASON';
+  const flagKey = response.flagKey || body.flagKey;
+  const flagRules = useQuery({ queryKey: queryKeys.rules(body.namespaceKey, flagKey), queryFn: () => rules.list(body.namespaceKey, flagKey), enabled: inGap });
+  if (!inGap) return <>{reasonText('variant', response.reason)}</>;
+  const gap = flagRules.data === undefined ? undefined : gapMatch(flagRules.data, response);
+  if (gap !== undefined) return <span className="gap-reason">{gapSentence(gap, response.variantKey)}</span>;
+  const outcome = response.variantKey === '' ? 'no variant' : `the default variant ${response.variantKey} applies`;
+  return <span className="gap-reason">Matched a rule but fell in the share its distribution leaves unassigned: {outcome}</span>;
 }
 
 const formatMs = (ms: number): string => (ms < 1 ? `${ms.toFixed(3)} ms` : ms < 100 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`);
@@ -69,7 +88,7 @@ export function EvaluationResult({ evaluation }: { evaluation: Evaluation }) {
         )}
         <dt>Reason</dt>
         <dd>
-          {reasonText(kind, response.reason)} <span className="muted mono reason-code">{response.reason}</span>
+          {variant !== undefined ? <VariantReason body={body} response={variant} /> : reasonText(kind, response.reason)} <span className="muted mono reason-code">{response.reason}</span>
         </dd>
         <dt>Segments</dt>
         <dd>

@@ -1,14 +1,15 @@
 /**
  * The share of a rule's traffic per variant: one percentage input per variant, the running total,
- * and what blocks saving (a total other than 100). All at 0 is allowed: the rule then matches
- * without a variant.
+ * the share that gets no variant, and what blocks saving (a total above 100). All at 0 is allowed:
+ * the rule then matches without a variant.
  */
 import type { Variant } from '@ensign/core';
 import { FieldError } from '../../components/field.js';
-import { evenSplit, type DistributionCheck } from '../../lib/distributions.js';
+import type { ShareCheck } from '../../lib/distribution-share.js';
+import { evenSplit } from '../../lib/distributions.js';
 import { variantColour } from './rule-item.js';
 
-export function DistributionFields({ variants, value, check, onChange }: { variants: readonly Variant[]; value: Readonly<Record<string, string>>; check: DistributionCheck; onChange: (value: Record<string, string>) => void }) {
+export function DistributionFields({ variants, value, check, onChange }: { variants: readonly Variant[]; value: Readonly<Record<string, string>>; check: ShareCheck; onChange: (value: Record<string, string>) => void }) {
   if (variants.length === 0) {
     return (
       <p className="notice" role="note">
@@ -20,10 +21,10 @@ export function DistributionFields({ variants, value, check, onChange }: { varia
   return (
     <fieldset className="distribution-fields">
       <legend>Distribution</legend>
-      <p className="field-hint">The share of the matching entities that gets each variant.</p>
+      <p className="field-hint">The share of the matching entities that gets each variant: up to 100% in all; the rest gets no variant.</p>
       <div className="distribution-rows">
         {variants.map((variant, index) => {
-          const invalid = check.invalid.includes(variant.id);
+          const invalid = check.invalid.includes(variant.id) || (check.total > 100 && (value[variant.id] ?? '').trim() !== '' && (value[variant.id] ?? '').trim() !== '0');
           return (
             <div key={variant.id} className={invalid ? 'distribution-row field-invalid' : 'distribution-row'}>
               <span className="swatch" style={{ background: variantColour(index) }} aria-hidden="true" />
@@ -58,7 +59,19 @@ export function DistributionFields({ variants, value, check, onChange }: { varia
         </button>
       </div>
       <FieldError error={check.message} />
-      {check.ok && check.none && <p className="field-hint">No distribution: entities that match this rule get no variant (the rule still matches).</p>}
+      <UnassignedNote check={check} />
     </fieldset>
+  );
+}
+
+/** What the rest of the segment gets: nothing for a rule without distribution, else its unassigned share. */
+function UnassignedNote({ check }: { check: ShareCheck }) {
+  if (!check.ok) return null;
+  if (check.none) return <p className="field-hint">No distribution: entities that match this rule get no variant (the rule still matches).</p>;
+  if (check.unassigned === 0) return null;
+  return (
+    <p className="unassigned-share" role="status">
+      {check.unassigned}% get no variant
+    </p>
   );
 }

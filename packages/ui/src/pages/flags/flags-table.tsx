@@ -52,7 +52,7 @@ const FlagRow = memo(function FlagRow({ ns, flag, usage, usageState, windowText,
       }}
     >
       <td>
-        <Link to={to} className="mono flag-key-link">
+        <Link to={to} className="mono flag-key-link" title={flag.key}>
           {flag.key}
         </Link>
       </td>

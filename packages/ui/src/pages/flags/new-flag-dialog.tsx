@@ -1,7 +1,7 @@
 /**
  * "New flag": name, key (suggested from the name until the user makes it their own), description,
- * type and whether it starts enabled. The service's refusals show next to their field, with what
- * was typed kept.
+ * type and whether it starts enabled. Missing or malformed fields are shown all at once before
+ * anything is sent; the service's refusals show next to their field, with what was typed kept.
  */
 import type { Flag, FlagType } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -13,7 +13,8 @@ import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { ErrorBanner } from '../../components/status.js';
 import { Field } from '../../components/field.js';
 import { NameKeyFields } from '../../components/name-key-fields.js';
-import { formErrors } from '../../hooks/form-errors.js';
+import { shownErrors } from '../../api/user-error.js';
+import { changesOf, hasProblems, nameKeyProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
 
 const TYPES: ReadonlyArray<readonly [FlagType, string, string]> = [
   ['VARIANT_FLAG_TYPE', 'Variant', 'Returns one of several variants, chosen by rules.'],
@@ -32,25 +33,35 @@ export function NewFlagDialog({ ns, open, onClose, onCreated }: { ns: string; op
       onCreated(flag);
     },
   });
-  const errors = formErrors(create.error, ['key', 'name', 'description']);
-  const set = (changes: Partial<FlagInput>) => setInput((old) => ({ ...old, ...changes }));
+  const [checks, setChecks] = useState<Problems>({});
+  const refused = shownErrors(create.error, ['key', 'name', 'description']);
+  const errorOf = (field: string) => checks[field] ?? refused.byField[field];
+  const set = (changes: Partial<FlagInput>) => {
+    setInput((old) => ({ ...old, ...changes }));
+    setChecks((old) => Object.keys(changes).reduce(withoutProblem, old));
+  };
+  const submit = () => {
+    const found = nameKeyProblems(input);
+    setChecks(found);
+    if (!hasProblems(found)) create.mutate({ ...input, key: input.key.trim() });
+  };
 
   return (
     <Dialog
       open={open}
       title="New flag"
       onClose={onClose}
-      onSubmit={() => create.mutate(input)}
+      onSubmit={submit}
       footer={<DialogButtons onCancel={onClose} label="Create flag" busy={create.isPending} busyLabel="Creating…" />}
     >
-      <ErrorBanner error={errors.general} />
+      <ErrorBanner error={refused.general} />
       <NameKeyFields
         value={input}
-        onChange={set}
-        errors={errors.byField}
+        onChange={(nameAndKey) => set(changesOf(input, nameAndKey))}
+        errors={{ name: errorOf('name'), key: errorOf('key') }}
         keyHint="Letters, digits, - _ and , only. Applications ask for the flag by this key; it cannot be changed later."
       />
-      <Field label="Description" error={errors.byField['description']}>
+      <Field label="Description" error={errorOf('description')}>
         <textarea rows={2} value={input.description} onChange={(e) => set({ description: e.target.value })} />
       </Field>
       <fieldset className="choice-group">

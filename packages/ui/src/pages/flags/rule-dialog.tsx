@@ -14,7 +14,8 @@ import { FieldError } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { formErrors } from '../../hooks/form-errors.js';
-import { checkDistribution, initialPercents, percentsOf, planDistributions, type DistributionOp } from '../../lib/distributions.js';
+import { checkShares } from '../../lib/distribution-share.js';
+import { initialPercents, percentsOf, planDistributions, type DistributionOp } from '../../lib/distributions.js';
 import { segmentKeysOf, segmentRefInput } from '../../lib/segment-ref.js';
 import { DistributionFields } from './distribution-fields.js';
 import { SegmentPicker, type SegmentChoice } from './segment-picker.js';
@@ -51,7 +52,7 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
   );
   const [editing, setEditing] = useState(rule !== undefined);
 
-  const check = checkDistribution(percents);
+  const check = checkShares(percents);
   const errors = formErrors(error, { segmentKey: 'segments', segmentKeys: 'segments', 'segmentKey or segmentKeys': 'segments', rollout: 'distribution' });
   const canSave = check.ok && choice.keys.length > 0 && !saving;
 

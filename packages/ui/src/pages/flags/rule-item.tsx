@@ -2,6 +2,7 @@
 import type { Rule, Variant } from '@ensign/core';
 import { Link } from 'react-router';
 import { paths } from '../../layout/namespace.js';
+import { unassignedShare } from '../../lib/distribution-share.js';
 import { roundPercent } from '../../lib/distributions.js';
 import { operatorWord, segmentKeysOf } from '../../lib/segment-ref.js';
 import { RankedItem } from './ranked-card.js';
@@ -47,6 +48,7 @@ export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onD
   const titleId = `rule-${rule.id}-title`;
   const shares = rule.distributions.filter((d) => d.rollout > 0);
   const variantOf = (id: string) => variants.findIndex((v) => v.id === id);
+  const unassigned = unassignedShare(shares);
   return (
     <RankedItem id={rule.id} index={index} titleId={titleId} ranked={ranked} onEdit={onEdit} onDelete={onDelete}>
       <div className="ranked-title">
@@ -73,6 +75,12 @@ export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onD
                 </li>
               );
             })}
+            {unassigned > 0 && (
+              <li className="unassigned-share">
+                <span className="swatch swatch-empty" aria-hidden="true" />
+                {unassigned}% get no variant
+              </li>
+            )}
           </ul>
         </>
       )}

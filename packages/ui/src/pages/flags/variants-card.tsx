@@ -1,7 +1,7 @@
 /** A variant flag's variants: the table, adding, editing and deleting them, and the default variant. */
 import type { Flag, Variant } from '@ensign/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { variants } from '../../api/endpoints.js';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { rules, variants } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
@@ -11,6 +11,7 @@ import { useToast } from '../../components/toast.js';
 import { useEditDialog } from '../../hooks/edit-dialog.js';
 import { useReadOnly } from '../../hooks/read-only.js';
 import { formatJson } from '../../lib/json-text.js';
+import { VariantDeleteQuestion } from './variant-delete-question.js';
 import { DefaultVariantSelect } from './default-variant-select.js';
 import { messageOf } from './flag-update.js';
 import { VariantDialog } from './variant-dialog.js';
@@ -33,12 +34,14 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
   const toast = useToast();
   const dialog = useEditDialog<Variant>();
   const readOnly = useReadOnly();
+  const flagRules = useQuery({ queryKey: queryKeys.rules(ns, flag.key), queryFn: () => rules.list(ns, flag.key) });
   const remove = useMutation({
     mutationFn: (variant: Variant) => variants.delete(ns, flag.key, variant.id),
     onSuccess: (_, variant) => toast(`Variant ${variant.key} deleted`),
     onError: (error, variant) => toast(`Variant ${variant.key} was not deleted: ${messageOf(error)}`, 'error'),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.flag(ns, flag.key) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.rules(ns, flag.key) });
       await refreshList(queryClient, queryKeys.flags(ns));
     },
   });
@@ -46,11 +49,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
   const askDelete = async (variant: Variant) => {
     const yes = await confirm({
       title: 'Delete variant',
-      message: (
-        <>
-          Delete variant <code>{variant.key}</code>? Rules stop sending traffic to it{flag.defaultVariant?.id === variant.id ? ', and the flag loses its default variant' : ''}.
-        </>
-      ),
+      message: <VariantDeleteQuestion variant={variant} isDefault={flag.defaultVariant?.id === variant.id} rules={flagRules.data} />,
       action: 'Delete variant',
     });
     if (yes) remove.mutate(variant);

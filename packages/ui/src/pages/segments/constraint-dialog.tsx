@@ -1,7 +1,8 @@
 /**
  * Adds or edits one constraint. The type decides the operators offered (those the service allows)
- * and the operator the value input; a refused save shows the service's message next to the field
- * it names and keeps everything typed.
+ * and the operator the value input. A missing property or value (or a number that is none) is shown
+ * before anything is sent; a refused save shows the service's message next to the field it names
+ * and keeps everything typed.
  */
 import type { ComparisonType, Constraint } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -13,7 +14,8 @@ import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
-import { formErrors } from '../../hooks/form-errors.js';
+import { shownErrors } from '../../api/user-error.js';
+import { constraintProblems, hasProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
 import { type ConstraintDraft, draftFromConstraint, draftWithType, emptyDraft, requestOfDraft } from '../../lib/constraint-draft.js';
 import { COMPARISON_TYPES, ENTITY_ID_PROPERTY, operatorsFor, typeLabel, valueKind } from '../../lib/constraint-operators.js';
 import { ConstraintValueField } from './constraint-value-field.js';
@@ -35,7 +37,7 @@ export interface ConstraintDialogProps {
 export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: ConstraintDialogProps) {
   const zone = useRef(localTimeZone()).current;
   const [draft, setDraft] = useState<ConstraintDraft>(() => emptyDraft(zone));
-  const [badNumber, setBadNumber] = useState(false);
+  const [checks, setChecks] = useState<Problems>({});
   const numberRef = useRef<HTMLInputElement>(null);
   const queries = useQueryClient();
   const toast = useToast();
@@ -60,21 +62,24 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
   useEffect(() => {
     if (!open) return;
     setDraft(constraint === undefined ? emptyDraft(zone) : draftFromConstraint(constraint, zone));
-    setBadNumber(false);
+    setChecks({});
     reset();
   }, [open, constraint, zone, reset]);
 
   const submit = () => {
-    if (valueKind(draft.type, draft.operator) === 'number' && numberRef.current?.validity.badInput === true) {
-      setBadNumber(true);
-      return;
-    }
-    setBadNumber(false);
-    save.mutate();
+    const badNumber = valueKind(draft.type, draft.operator) === 'number' && numberRef.current?.validity.badInput === true;
+    const found = constraintProblems(draft, badNumber);
+    setChecks(found);
+    if (!hasProblems(found)) save.mutate();
+  };
+  /** A field the user changes loses its problem until the next submit. */
+  const edit = (next: ConstraintDraft, field: string) => {
+    setChecks((old) => withoutProblem(old, field));
+    setDraft(next);
   };
 
-  const errors = formErrors(save.error, FIELDS);
-  const valueError = badNumber ? 'Enter a number, such as 42 or 3.5.' : errors.byField['value'];
+  const refused = shownErrors(save.error, FIELDS);
+  const errorOf = (field: string) => checks[field] ?? refused.byField[field];
   const types = COMPARISON_TYPES.some((t) => t.value === draft.type) ? COMPARISON_TYPES : [...COMPARISON_TYPES, { value: draft.type, label: typeLabel(draft.type) }];
   const operators = operatorsFor(draft.type);
   const entity = draft.type === 'ENTITY_ID_COMPARISON_TYPE';
@@ -88,9 +93,9 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
       onSubmit={submit}
       footer={<DialogButtons onCancel={onClose} label="Save constraint" busy={save.isPending} busyLabel="Saving…" />}
     >
-      <ErrorBanner error={errors.general} />
+      <ErrorBanner error={refused.general} />
       <div className="row">
-        <Field label="Type" error={errors.byField['type']}>
+        <Field label="Type" error={errorOf('type')}>
           <select value={draft.type} onChange={(e) => setDraft((d) => draftWithType(d, e.target.value as ComparisonType))}>
             {types.map((t) => (
               <option key={t.value} value={t.value}>
@@ -101,12 +106,12 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
         </Field>
         <Field
           label="Property"
-          error={errors.byField['property']}
+          error={errorOf('property')}
           hint={entity ? `Entity ID constraints compare the entity id itself: the property is always ${ENTITY_ID_PROPERTY}.` : 'The context key to compare, such as plan or country.'}
         >
-          <input className="mono" value={draft.property} readOnly={entity} autoComplete="off" spellCheck={false} onChange={(e) => setDraft((d) => ({ ...d, property: e.target.value }))} />
+          <input className="mono" value={draft.property} readOnly={entity} autoComplete="off" spellCheck={false} onChange={(e) => edit({ ...draft, property: e.target.value }, 'property')} />
         </Field>
-        <Field label="Operator" error={errors.byField['operator']}>
+        <Field label="Operator" error={errorOf('operator')}>
           <select value={draft.operator} onChange={(e) => setDraft((d) => ({ ...d, operator: e.target.value }))}>
             {!operators.some((o) => o.value === draft.operator) && <option value={draft.operator}>{draft.operator}</option>}
             {operators.map((o) => (
@@ -119,15 +124,12 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
       </div>
       <ConstraintValueField
         draft={draft}
-        onChange={(next) => {
-          setBadNumber(false);
-          setDraft(next);
-        }}
-        error={valueError}
+        onChange={(next) => edit(next, 'value')}
+        error={errorOf('value')}
         localTimeZone={zone}
         numberRef={numberRef}
       />
-      <Field label="Description" error={errors.byField['description']}>
+      <Field label="Description" error={errorOf('description')}>
         <input value={draft.description} autoComplete="off" onChange={(e) => setDraft((d) => ({ ...d, description: e.target.value }))} />
       </Field>
     </Dialog>

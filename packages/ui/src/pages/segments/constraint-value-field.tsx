@@ -1,6 +1,6 @@
 /** The Value input of the constraint dialog, fitted to the comparison: none, text, number, date-time picker or list. */
 import { useId, type RefObject } from 'react';
-import { Field } from '../../components/field.js';
+import { Field, type FieldMessage } from '../../components/field.js';
 import { type ConstraintDraft, draftWithTimeZone, valueOfDraft } from '../../lib/constraint-draft.js';
 import { neverMatches, valueKind } from '../../lib/constraint-operators.js';
 import { ListValueEditor } from './list-value-editor.js';
@@ -8,7 +8,7 @@ import { ListValueEditor } from './list-value-editor.js';
 export interface ConstraintValueFieldProps {
   draft: ConstraintDraft;
   onChange: (draft: ConstraintDraft) => void;
-  error: string | undefined;
+  error: FieldMessage | undefined;
   /** The browser's own time zone, offered beside UTC. */
   localTimeZone: string;
   /** The number input, so the dialog can tell text the browser could not read as a number. */

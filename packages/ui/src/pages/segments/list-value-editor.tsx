@@ -4,7 +4,7 @@
  */
 import { MAX_LIST_ITEMS } from '@ensign/core';
 import { useId } from 'react';
-import { FieldError } from '../../components/field.js';
+import { FieldError, type FieldMessage } from '../../components/field.js';
 import { useRowFocus } from '../../hooks/row-focus.js';
 import { splitPasted } from '../../lib/constraint-draft.js';
 
@@ -13,7 +13,7 @@ export interface ListValueEditorProps {
   onChange: (items: string[]) => void;
   /** Number items: a numeric keyboard, and pasted numbers may be separated by commas. */
   numeric: boolean;
-  error: string | undefined;
+  error: FieldMessage | undefined;
 }
 
 export function ListValueEditor({ items, onChange, numeric, error }: ListValueEditorProps) {

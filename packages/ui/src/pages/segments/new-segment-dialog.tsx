@@ -11,7 +11,8 @@ import { Field } from '../../components/field.js';
 import { NameKeyFields } from '../../components/name-key-fields.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
-import { formErrors } from '../../hooks/form-errors.js';
+import { shownErrors } from '../../api/user-error.js';
+import { changesOf, hasProblems, nameKeyProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
 import { paths } from '../../layout/namespace.js';
 import { MatchTypeSelect } from './match-type-select.js';
 
@@ -19,6 +20,7 @@ const EMPTY = { key: '', name: '', description: '', matchType: 'ALL_MATCH_TYPE' 
 
 export function NewSegmentDialog({ ns, open, onClose }: { ns: string; open: boolean; onClose: () => void }) {
   const [form, setForm] = useState(EMPTY);
+  const [checks, setChecks] = useState<Problems>({});
   const queries = useQueryClient();
   const navigate = useNavigate();
   const toast = useToast();
@@ -36,31 +38,42 @@ export function NewSegmentDialog({ ns, open, onClose }: { ns: string; open: bool
   useEffect(() => {
     if (open) {
       setForm(EMPTY);
+      setChecks({});
       reset();
     }
   }, [open, reset]);
 
-  const errors = formErrors(create.error, ['key', 'name', 'description', 'matchType']);
+  const refused = shownErrors(create.error, ['key', 'name', 'description', 'matchType']);
+  const errorOf = (field: string) => checks[field] ?? refused.byField[field];
+  const edit = (changes: Partial<typeof EMPTY>) => {
+    setChecks((old) => Object.keys(changesOf(form, changes)).reduce(withoutProblem, old));
+    setForm((f) => ({ ...f, ...changes }));
+  };
+  const submit = () => {
+    const found = nameKeyProblems(form);
+    setChecks(found);
+    if (!hasProblems(found)) create.mutate();
+  };
   return (
     <Dialog
       open={open}
       title="New segment"
       onClose={onClose}
-      onSubmit={() => create.mutate()}
+      onSubmit={submit}
       footer={<DialogButtons onCancel={onClose} label="Create segment" busy={create.isPending} busyLabel="Creating…" />}
     >
-      <ErrorBanner error={errors.general} />
+      <ErrorBanner error={refused.general} />
       <NameKeyFields
         value={form}
-        onChange={(nameAndKey) => setForm((f) => ({ ...f, ...nameAndKey }))}
-        errors={errors.byField}
+        onChange={edit}
+        errors={{ name: errorOf('name'), key: errorOf('key') }}
         keyHint="Letters, digits, - _ and ,. Flags and SDKs refer to it; it cannot be changed later."
       />
-      <Field label="Description" error={errors.byField['description']}>
-        <textarea rows={2} value={form.description} onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))} />
+      <Field label="Description" error={errorOf('description')}>
+        <textarea rows={2} value={form.description} onChange={(e) => edit({ description: e.target.value })} />
       </Field>
-      <Field label="Match type" error={errors.byField['matchType']}>
-        <MatchTypeSelect value={form.matchType} onChange={(matchType) => setForm((f) => ({ ...f, matchType }))} />
+      <Field label="Match type" error={errorOf('matchType')}>
+        <MatchTypeSelect value={form.matchType} onChange={(matchType) => edit({ matchType })} />
       </Field>
     </Dialog>
   );

@@ -17,8 +17,11 @@ import { useReadOnly } from '../../hooks/read-only.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
 import { SEGMENT_HISTORY_TYPES } from '../../lib/change-summary.js';
 import { matchTypeLabel } from '../../lib/segment-search.js';
+import { shownError } from '../../api/user-error.js';
 import { ConstraintsCard } from './constraints-card.js';
 import { SegmentDetailsCard } from './segment-details-card.js';
+import { UsedByCard } from './used-by-card.js';
+import { segmentUsesKey, useSegmentUses } from './use-segment-uses.js';
 import './segments.css';
 
 export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history' }) {
@@ -30,6 +33,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
   const toast = useToast();
   const readOnly = useReadOnly();
   const segment = useQuery({ queryKey: queryKeys.segment(ns, segmentKey), queryFn: () => segments.get(ns, segmentKey) });
+  const uses = useSegmentUses(ns, segmentKey);
   const historyFilter = useMemo(() => ({ types: SEGMENT_HISTORY_TYPES, key: segmentKey }), [segmentKey]);
   const remove = useMutation({
     mutationFn: () => segments.delete(ns, segmentKey),
@@ -39,6 +43,8 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
       toast(`Segment "${segmentKey}" deleted`);
       void navigate(paths.segments(ns));
     },
+    // Refused while in use: the list of users may be older than the refusal.
+    onError: () => queries.invalidateQueries({ queryKey: segmentUsesKey(ns, segmentKey) }),
   });
 
   const back = (
@@ -59,7 +65,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
       message: (
         <>
           Delete the segment <strong>{data.name}</strong> (<code>{data.key}</code>) and its {data.constraints.length} constraint{data.constraints.length === 1 ? '' : 's'}? The
-          service refuses while rules or rollouts use it.
+          service refuses while rules or rollouts use it{uses.data !== undefined && uses.data.length > 0 ? `, and ${uses.data.length} do` : ''}.
         </>
       ),
       action: 'Delete segment',
@@ -86,7 +92,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
           <span className={data.matchType === 'ANY_MATCH_TYPE' ? 'badge badge-warning' : 'badge badge-accent'}>Match {matchTypeLabel(data.matchType).toLowerCase()}</span>
         </p>
       </PageHeader>
-      <ErrorBanner error={remove.error} />
+      <ErrorBanner error={shownError(remove.error, uses.data === undefined ? undefined : { segmentUses: uses.data })} />
       <PageTabs
         label="Segment sections"
         tabs={[
@@ -100,6 +106,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
         <>
           <SegmentDetailsCard key={data.key} ns={ns} segment={data} />
           <ConstraintsCard ns={ns} segment={data} />
+          <UsedByCard ns={ns} segmentKey={data.key} />
         </>
       )}
     </>

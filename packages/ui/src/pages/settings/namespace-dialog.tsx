@@ -9,7 +9,8 @@ import { Field } from '../../components/field.js';
 import { NameKeyFields } from '../../components/name-key-fields.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
-import { formErrors } from '../../hooks/form-errors.js';
+import { shownErrors } from '../../api/user-error.js';
+import { changesOf, hasProblems, nameKeyProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
 
 export interface NamespaceDialogProps {
   open: boolean;
@@ -20,6 +21,7 @@ export interface NamespaceDialogProps {
 
 export function NamespaceDialog({ open, namespace, onClose }: NamespaceDialogProps) {
   const [form, setForm] = useState({ key: '', name: '', description: '' });
+  const [checks, setChecks] = useState<Problems>({});
   const queries = useQueryClient();
   const toast = useToast();
   const editing = namespace !== undefined;
@@ -38,28 +40,39 @@ export function NamespaceDialog({ open, namespace, onClose }: NamespaceDialogPro
   useEffect(() => {
     if (!open) return;
     setForm(namespace === undefined ? { key: '', name: '', description: '' } : { key: namespace.key, name: namespace.name, description: namespace.description });
+    setChecks({});
     reset();
   }, [open, namespace, reset]);
 
-  const errors = formErrors(save.error, ['key', 'name', 'description']);
+  const refused = shownErrors(save.error, ['key', 'name', 'description']);
+  const errorOf = (field: string) => checks[field] ?? refused.byField[field];
+  const edit = (changes: Partial<typeof form>) => {
+    setChecks((old) => Object.keys(changesOf(form, changes)).reduce(withoutProblem, old));
+    setForm((f) => ({ ...f, ...changes }));
+  };
+  const submit = () => {
+    const found = nameKeyProblems(form, !editing);
+    setChecks(found);
+    if (!hasProblems(found)) save.mutate();
+  };
   return (
     <Dialog
       open={open}
       title={editing ? `Edit namespace ${namespace.key}` : 'New namespace'}
       onClose={onClose}
-      onSubmit={() => save.mutate()}
+      onSubmit={submit}
       footer={<DialogButtons onCancel={onClose} label={editing ? 'Save namespace' : 'Create namespace'} busy={save.isPending} busyLabel="Saving…" />}
     >
-      <ErrorBanner error={errors.general} />
+      <ErrorBanner error={refused.general} />
       <NameKeyFields
         value={form}
-        onChange={(nameAndKey) => setForm((f) => ({ ...f, ...nameAndKey }))}
-        errors={errors.byField}
+        onChange={edit}
+        errors={{ name: errorOf('name'), key: errorOf('key') }}
         keyHint={editing ? 'The key of a namespace cannot be changed.' : 'Letters, digits, - _ and ,. It appears in API paths and cannot be changed later.'}
         keyReadOnly={editing}
       />
-      <Field label="Description" error={errors.byField['description']}>
-        <textarea rows={2} value={form.description} onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))} />
+      <Field label="Description" error={errorOf('description')}>
+        <textarea rows={2} value={form.description} onChange={(e) => edit({ description: e.target.value })} />
       </Field>
     </Dialog>
   );

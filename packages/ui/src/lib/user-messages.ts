@@ -1,0 +1,135 @@
+/**
+ * What the UI says when the service refuses something: its messages (Flipt's wording, such as
+ * `invalid field key: must not be empty` or `flag "ns/key" is not unique`) turned into sentences
+ * that say what to do, with links to the resources they name.
+ */
+
+/** A page a message links to. */
+export type MessageTarget =
+  | { kind: 'flag'; ns: string; key: string }
+  | { kind: 'segment'; ns: string; key: string }
+  | { kind: 'flags'; ns: string };
+
+/** Text, or a link inside the text. */
+export type MessagePart = string | { text: string; to: MessageTarget };
+export type UserMessage = readonly MessagePart[];
+
+/** A rule or rollout that uses a segment. */
+export interface SegmentUse {
+  flagKey: string;
+  flagName: string;
+  kind: 'rule' | 'rollout';
+  /** 1-based position among the flag's rules (or rollouts). */
+  position: number;
+}
+
+/** What a message can say more of, when the caller knows it. */
+export interface MessageContext {
+  /** The users of the segment a delete was refused for. */
+  segmentUses?: readonly SegmentUse[];
+}
+
+const FIELD_LABELS: Readonly<Record<string, string>> = {
+  key: 'key',
+  name: 'name',
+  description: 'description',
+  property: 'property',
+  value: 'value',
+  operator: 'operator',
+  type: 'type',
+  matchType: 'match type',
+  namespaceKey: 'namespace',
+  expiresAt: 'expiry',
+  rank: 'rank',
+  rollout: 'percentage',
+  'threshold.percentage': 'percentage',
+  attachment: 'attachment',
+};
+
+/** The plain text of a message (for a toast or a title). */
+export const messageText = (message: UserMessage): string => message.map((part) => (typeof part === 'string' ? part : part.text)).join('');
+
+const labelOf = (field: string): string => FIELD_LABELS[field] ?? field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+const sentence = (text: string): string => {
+  const trimmed = capitalised(text.trim());
+  return /[.!?:]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+};
+const article = (word: string): string => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
+/** `"ns/key"` → its namespace and key (a key alone means no namespace). */
+function splitRef(ref: string): { ns: string; key: string } {
+  const slash = ref.indexOf('/');
+  return slash < 0 ? { ns: '', key: ref } : { ns: ref.slice(0, slash), key: ref.slice(slash + 1) };
+}
+
+/** The reason of `invalid field <field>: <reason>`, said about the field. */
+function fieldReason(field: string, reason: string): string {
+  const label = labelOf(field);
+  if (reason === 'must not be empty') return `Enter ${article(label)} ${label}.`;
+  if (reason === 'contains invalid characters') return `Use only letters, digits, hyphens (-), underscores (_) and commas in the ${label}.`;
+  const longest = reason.match(/^must be at most (\d+) characters$/);
+  if (longest !== null) return `Shorten the ${label} to ${longest[1]} characters or fewer.`;
+  return sentence(`the ${label} ${reason.replace(/'(\d+)'/g, '$1')}`);
+}
+
+/** "2 rules", "1 rule and 1 rollout". */
+function countOfUses(uses: readonly SegmentUse[]): string {
+  const rules = uses.filter((use) => use.kind === 'rule').length;
+  const rollouts = uses.length - rules;
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (rollouts === 0) return count(rules, 'rule');
+  if (rules === 0) return count(rollouts, 'rollout');
+  return `${count(rules, 'rule')} and ${count(rollouts, 'rollout')}`;
+}
+
+function segmentInUse(ns: string, key: string, uses: readonly SegmentUse[] | undefined): UserMessage {
+  if (uses === undefined || uses.length === 0) {
+    return [`Segment “${key}” is used by rules or rollouts: remove it from them first. `, { text: 'See where it is used', to: { kind: 'segment', ns, key } }];
+  }
+  const parts: MessagePart[] = [`Segment “${key}” is used by ${countOfUses(uses)} (`];
+  uses.forEach((use, i) => {
+    if (i > 0) parts.push(', ');
+    parts.push({ text: `flag ${use.flagKey} ${use.kind} ${use.position}`, to: { kind: 'flag', ns, key: use.flagKey } });
+  });
+  parts.push('): remove it from them first.');
+  return parts;
+}
+
+type Rule = (match: RegExpMatchArray, context: MessageContext) => UserMessage;
+
+const RULES: ReadonlyArray<readonly [RegExp, Rule]> = [
+  [/^invalid field ([^:]+): (.*)$/, (m) => [fieldReason(m[1] ?? '', m[2] ?? '')]],
+  [
+    /^(flag|segment) "([^"]*)" is not unique$/,
+    (m) => {
+      const { ns, key } = splitRef(m[2] ?? '');
+      const kind = m[1] as 'flag' | 'segment';
+      return [`A ${kind} with the key “${key}” already exists in this namespace. `, { text: 'Open it', to: { kind, ns, key } }];
+    },
+  ],
+  [/^namespace "([^"]*)" is not unique$/, (m) => [`A namespace with the key “${m[1]}” already exists. Choose another key.`]],
+  [/^variant "([^"]*)" is not unique for flag "[^"]*"$/, (m) => [`This flag already has a variant with the key “${m[1]}”. Choose another key.`]],
+  [
+    /^segment "([^"]*)" is in use$/,
+    (m, context) => {
+      const { ns, key } = splitRef(m[1] ?? '');
+      return segmentInUse(ns, key, context.segmentUses);
+    },
+  ],
+  [/^namespace "([^"]*)" is protected$/, (m) => [`The namespace “${m[1]}” is protected: it cannot be deleted.`]],
+  [
+    /^namespace "([^"]*)" cannot be deleted; flags must be deleted first$/,
+    (m) => [`The namespace “${m[1]}” still has flags: `, { text: 'delete its flags', to: { kind: 'flags', ns: m[1] ?? '' } }, ' first.'],
+  ],
+  [/^rank number: (\d+) already exists$/, (m) => [`Another item already has position ${m[1]}: reload the page and try again.`]],
+];
+
+/** The message to show for the service's `message`. */
+export function userMessage(message: string, context: MessageContext = {}): UserMessage {
+  for (const [pattern, rule] of RULES) {
+    const match = message.match(pattern);
+    if (match !== null) return rule(match, context);
+  }
+  return [sentence(message)];
+}

@@ -1,0 +1,52 @@
+import test from 'ava';
+import { messageText, userMessage } from '../src/lib/user-messages.js';
+
+test('an empty field asks for it, in sentence case', (t) => {
+  t.deepEqual(userMessage('invalid field name: must not be empty'), ['Enter a name.']);
+  t.deepEqual(userMessage('invalid field key: must not be empty'), ['Enter a key.']);
+});
+
+test('a key with other characters says which are allowed; a long one how long it may be', (t) => {
+  t.is(messageText(userMessage('invalid field key: contains invalid characters')), 'Use only letters, digits, hyphens (-), underscores (_) and commas in the key.');
+  t.is(messageText(userMessage('invalid field key: must be at most 255 characters')), 'Shorten the key to 255 characters or fewer.');
+  t.is(messageText(userMessage("invalid field rollout: must be less than or equal to '100'")), 'The percentage must be less than or equal to 100.');
+});
+
+test('a duplicate flag or segment key links to the existing one', (t) => {
+  t.deepEqual(userMessage('flag "shop/checkout" is not unique'), [
+    'A flag with the key “checkout” already exists in this namespace. ',
+    { text: 'Open it', to: { kind: 'flag', ns: 'shop', key: 'checkout' } },
+  ]);
+  t.deepEqual(userMessage('segment "shop/beta" is not unique')[1], { text: 'Open it', to: { kind: 'segment', ns: 'shop', key: 'beta' } });
+  t.is(messageText(userMessage('namespace "team" is not unique')), 'A namespace with the key “team” already exists. Choose another key.');
+  t.is(messageText(userMessage('variant "blue" is not unique for flag "shop/checkout"')), 'This flag already has a variant with the key “blue”. Choose another key.');
+});
+
+test('a segment in use lists the rules and rollouts that use it, each linked to its flag', (t) => {
+  const message = userMessage('segment "shop/beta" is in use', {
+    segmentUses: [
+      { flagKey: 'checkout', flagName: 'Checkout', kind: 'rule', position: 1 },
+      { flagKey: 'banner', flagName: 'Banner', kind: 'rollout', position: 2 },
+    ],
+  });
+  t.is(messageText(message), 'Segment “beta” is used by 1 rule and 1 rollout (flag checkout rule 1, flag banner rollout 2): remove it from them first.');
+  t.deepEqual(message[1], { text: 'flag checkout rule 1', to: { kind: 'flag', ns: 'shop', key: 'checkout' } });
+  t.regex(messageText(userMessage('segment "shop/beta" is in use', { segmentUses: [{ flagKey: 'a', flagName: '', kind: 'rule', position: 1 }, { flagKey: 'b', flagName: '', kind: 'rule', position: 2 }] })), /used by 2 rules \(/);
+});
+
+test('a segment in use, its users unknown, links to its page', (t) => {
+  const message = userMessage('segment "shop/beta" is in use');
+  t.is(messageText(message), 'Segment “beta” is used by rules or rollouts: remove it from them first. See where it is used');
+  t.deepEqual(message[1], { text: 'See where it is used', to: { kind: 'segment', ns: 'shop', key: 'beta' } });
+});
+
+test('namespaces that cannot be deleted say why', (t) => {
+  t.is(messageText(userMessage('namespace "default" is protected')), 'The namespace “default” is protected: it cannot be deleted.');
+  t.deepEqual(userMessage('namespace "team" cannot be deleted; flags must be deleted first')[1], { text: 'delete its flags', to: { kind: 'flags', ns: 'team' } });
+});
+
+test('anything else is the service’s message as a sentence', (t) => {
+  t.deepEqual(userMessage('the service could not be reached; check your connection and try again'), ['The service could not be reached; check your connection and try again.']);
+  t.deepEqual(userMessage('flag "shop/gone" not found'), ['Flag "shop/gone" not found.']);
+  t.deepEqual(userMessage('Done.'), ['Done.']);
+});
