@@ -175,7 +175,7 @@ test.serial('a pasted token signs in; a wrong one is refused beside the field an
   await field.fill('not-a-token');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByText('request was not authenticated').waitFor();
-  t.is(await errorOf(page, field), 'request was not authenticated', "the service's answer, next to the field");
+  t.is(await errorOf(page, field), 'Request was not authenticated.', "the service's answer as a sentence, next to the field");
   t.is(await field.inputValue(), 'not-a-token', 'what was pasted is kept');
 
   await field.fill(OIDC_BOOTSTRAP_TOKEN);
@@ -214,7 +214,7 @@ test.serial('Settings → API tokens: create with description, namespace and exp
   await expiry.fill('12000-01-01');
   await dialog.getByRole('button', { name: 'Create token' }).click();
   await dialog.getByText(/must be an RFC 3339 timestamp/).waitFor();
-  t.regex((await errorOf(page, expiry)) ?? '', /^must be an RFC 3339 timestamp/);
+  t.regex((await errorOf(page, expiry)) ?? '', /^The expiry must be an RFC 3339 timestamp/);
   t.is(await nameField.inputValue(), name);
   t.is(await dialog.getByLabel('Namespace access').inputValue(), 'shop');
   await screenshot(page, 'tokens-create');

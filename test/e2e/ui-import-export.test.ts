@@ -135,7 +135,7 @@ test('an invalid document shows the service\'s error with its place in the docum
 
   await dialog.getByRole('textbox', { name: 'Document' }).fill('flags:\n  - key: a\n   name: b\n');
   await dialog.getByRole('button', { name: 'Preview' }).click();
-  await dialog.getByText(/invalid YAML body: .* at line \d+, column \d+/).waitFor();
+  await dialog.getByText(/invalid YAML body: .* at line \d+, column \d+/i).waitFor();
   await close();
   t.deepEqual(await flagKeys('checks'), []);
 });
