@@ -2,6 +2,7 @@
 import test from 'ava';
 import { pino } from 'pino';
 import { AnalyticsRetention } from '../src/index.js';
+import { eventually } from './eventually.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-26T12:00:00Z');
@@ -10,11 +11,6 @@ const PRUNED = { minutes: 5, hours: 1, batches: 2, lasts: 0 };
 function recorder() {
   const cutoffs: Array<[Date, Date]> = [];
   return { cutoffs, usage: { prune: async (minuteBefore: Date, hourBefore: Date) => (cutoffs.push([minuteBefore, hourBefore]), PRUNED) } };
-}
-
-/** Resolves once `check` holds, or after 5 s (the assertion after it then fails with the count). */
-async function until(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check() && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 test('a run deletes minutes older than 7 days and hours older than 90 unless told, and says how many', async (t) => {
@@ -44,7 +40,7 @@ test('start prunes at once and then every interval; a failed run is logged and t
   };
   const retention = new AnalyticsRetention({ usage, logger: pino({}, { write: (line: string) => void lines.push(line) }), intervalMs: 10 });
   retention.start();
-  await until(() => calls >= 3 && lines.length > 0);
+  await eventually(() => calls >= 3 && lines.length > 0);
   await retention.stop();
   t.true(calls >= 3, `${calls} runs`);
   t.true(lines.some((line) => line.includes('pruning the evaluation counts failed')));

@@ -82,13 +82,4 @@ export async function closedPort(): Promise<number> {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds (at most ~10 s); resolves whether it did. */
-export async function eventually(check: () => boolean | Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return true;
-    await delay(50);
-  }
-  return false;
-}
+export { eventually } from './eventually.js';

@@ -2,6 +2,7 @@
 import test from 'ava';
 import { pino } from 'pino';
 import { HistoryRetention } from '../src/index.js';
+import { eventually } from './eventually.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-26T12:00:00Z');
@@ -9,11 +10,6 @@ const NOW = Date.parse('2026-11-26T12:00:00Z');
 function recorder() {
   const cutoffs: Date[] = [];
   return { cutoffs, history: { prune: async (before: Date) => (cutoffs.push(before), 3) } };
-}
-
-/** Resolves once `check` holds, or after 5 s (the assertion after it then fails with the count). */
-async function until(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check() && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 test('a run deletes the entries older than the retention, and says how many', async (t) => {
@@ -33,7 +29,7 @@ test('start prunes at once and then every interval; retention 0 never prunes', a
   const on = recorder();
   const running = new HistoryRetention({ history: on.history, retentionMs: DAY, logger: pino({ level: 'silent' }), intervalMs: 10 });
   running.start();
-  await until(() => on.cutoffs.length >= 3);
+  await eventually(() => on.cutoffs.length >= 3);
   await Promise.all([off.stop(), running.stop()]);
   t.deepEqual(kept.cutoffs, []);
   t.true(on.cutoffs.length >= 3, `${on.cutoffs.length} runs`);
@@ -45,7 +41,7 @@ test('a failed run is logged and the next one still comes', async (t) => {
   const history = { prune: async () => { calls++; if (calls === 1) throw new Error('database gone'); return 0; } };
   const retention = new HistoryRetention({ history, retentionMs: DAY, logger: pino({}, { write: (line: string) => void lines.push(line) }), intervalMs: 10 });
   retention.start();
-  await until(() => calls >= 2 && lines.some((line) => line.includes('pruning the change history failed')));
+  await eventually(() => calls >= 2 && lines.some((line) => line.includes('pruning the change history failed')));
   await retention.stop();
   t.true(calls >= 2);
   t.true(lines.some((line) => line.includes('pruning the change history failed')));
