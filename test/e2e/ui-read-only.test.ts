@@ -244,7 +244,8 @@ test.serial('a database server: no banner, and the controls that write are there
   t.true(await page.getByRole('button', { name: 'New flag' }).isEnabled());
   await page.getByRole('link', { name: 'beta' }).click();
   await page.getByRole('heading', { name: 'Beta', level: 1 }).waitFor();
-  for (const name of ['Delete flag', 'Add variant', 'Add rule']) t.true(await page.getByRole('button', { name }).isEnabled(), name);
+  // A trial click waits until the button is enabled (the rules card enables Add rule once its segments are loaded).
+  for (const name of ['Delete flag', 'Add variant', 'Add rule']) t.true(await page.getByRole('button', { name }).click({ trial: true, timeout: 10_000 }).then(() => true, () => false), name);
   t.is(await page.getByRole('button', { name: 'Save details' }).count(), 1, 'the details can be saved once changed');
   t.true(await page.getByRole('switch', { name: 'Enabled' }).isEnabled());
   t.is(await page.locator('main [title^="Read-only"]').count(), 0);
