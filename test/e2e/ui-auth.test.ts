@@ -113,7 +113,7 @@ test.serial('a provider login lands in the app, writes carry the CSRF token, and
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
     if (request.method() !== 'GET') writes.push({ path: `${request.method()} ${path}`, csrf: request.headers()['x-csrf-token'] });
-    else if (path === '/auth/v1/self') selfChecks++;
+    else if (path === '/auth/v1/session') selfChecks++;
   });
   await signInWith(page, 'Beta');
   selfChecks = 0;
@@ -137,7 +137,7 @@ test.serial('a provider login lands in the app, writes carry the CSRF token, and
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await loginHeading(page).waitFor();
-  t.deepEqual(writes[1], { path: 'PUT /auth/v1/self/expire', csrf });
+  t.deepEqual(writes[1], { path: 'DELETE /auth/v1/session', csrf });
   t.is(await sessionCookie(context), undefined, 'the cookie is cleared');
   await page.reload();
   await loginHeading(page).waitFor();
@@ -174,8 +174,8 @@ test.serial('a pasted token signs in; a wrong one is refused beside the field an
 
   await field.fill('not-a-token');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByText('request was not authenticated').waitFor();
-  t.is(await errorOf(page, field), 'Request was not authenticated.', "the service's answer as a sentence, next to the field");
+  await page.getByText('The token was not accepted').waitFor();
+  t.is(await errorOf(page, field), 'The token was not accepted: it is unknown, has expired or was deleted.', "the service's answer as a sentence, next to the field");
   t.is(await field.inputValue(), 'not-a-token', 'what was pasted is kept');
 
   await field.fill(OIDC_BOOTSTRAP_TOKEN);
@@ -187,7 +187,7 @@ test.serial('a pasted token signs in; a wrong one is refused beside the field an
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await loginHeading(page).waitFor();
-  t.is((await oidc.admin.get('/auth/v1/self')).status, 200, 'signing out of the UI forgets a pasted token without revoking it');
+  t.is((await oidc.admin.get('/auth/v1/self')).status, 200, 'signing out of the UI ends its session without revoking the pasted token');
   await page.reload();
   await loginHeading(page).waitFor();
   await close();

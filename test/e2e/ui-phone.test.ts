@@ -134,6 +134,32 @@ test.serial('on a phone a long flag key breaks between its words, and is whole i
   await flagPage.close();
 });
 
+test.serial('on a phone the Variants table stacks: each variant is a block titled by its key with its other cells labelled, and its actions are on screen without scrolling its box', async (t) => {
+  const { page, close } = await open(t, `/namespaces/${NS}/flags/${FLAG}`, { viewport: PHONE });
+  const table = page.locator('table.variants-table');
+  const row = table.locator('tbody tr').filter({ hasText: 'one-page-checkout-with-saved-card-preselected' });
+  const edit = row.getByRole('button', { name: 'Edit variant one-page-checkout-with-saved-card-preselected' });
+  const remove = row.getByRole('button', { name: 'Delete variant one-page-checkout-with-saved-card-preselected' });
+  await edit.waitFor();
+  t.is(await row.evaluate((el: any) => el.ownerDocument.defaultView.getComputedStyle(el).display), 'block', 'a variant is a block, not a table row');
+  t.deepEqual(await row.locator('td[data-label]').evaluateAll((cells: any[]) => cells.map((cell) => cell.dataset.label)), ['Key', 'Name', 'Description', 'Attachment']);
+  t.is(await row.getByRole('cell').first().textContent(), 'one-page-checkout-with-saved-card-preselected', 'the key is the block\'s title, without a label');
+  const scrollsSideways = () => table.evaluate((el: any) => el.closest('.table-wrap').scrollWidth > el.closest('.table-wrap').clientWidth);
+  t.false(await scrollsSideways(), 'the table\'s box does not scroll sideways');
+  for (const button of [edit, remove]) {
+    const box = await button.boundingBox();
+    t.true(box !== null && box.x >= 0 && box.x + box.width <= PHONE.width, `${await button.getAttribute('aria-label')} is within the screen: ${JSON.stringify(box)}`);
+  }
+  // The attachment opens inside the block.
+  await row.locator('.attachment-cell summary').click();
+  await row.locator('.attachment-cell pre').waitFor();
+  t.false(await scrollsSideways(), 'nor with the attachment open');
+  const { scrollWidth, innerWidth } = await overflow(page);
+  t.true(scrollWidth <= innerWidth, `the page is ${scrollWidth}px wide in a ${innerWidth}px window`);
+  await screenshot(page, 'phone-variants', { fullPage: true });
+  await close();
+});
+
 /** Whether the element that has the focus is inside `locator`. */
 const focusInside = (locator: Locator) => locator.evaluate((el) => el.contains(el.ownerDocument.activeElement));
 

@@ -15,6 +15,7 @@ import { jsonClient, scratchDir, startEnsign } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useBrowser, useEnsign } from '../helpers/ui-browser.js';
+import { signInWithToken } from '../helpers/ui-session.js';
 
 /** Whether `locator` is on screen, waiting for it as a user would (the page renders its parts as their data arrives). */
 const shown = (locator: Locator): Promise<boolean> => locator.waitFor({ timeout: 10_000 }).then(() => true, () => false);
@@ -62,10 +63,10 @@ const chromium = useBrowser(test);
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const HEADLINE = `Read-only: flags are served from directory ${dir}`;
 
-/** Opens `path` of the read-only server signed in with the pasted token (kept where the sign-in screen keeps it). */
+/** Opens `path` of the read-only server signed in with the token, as the sign-in screen signs in. */
 async function openSignedIn(t: ExecutionContext, path: string, options: PageOptions = {}) {
   const opened = await openPage(t, chromium.browser, `${files.server.baseUrl}/favicon.svg`, options);
-  await opened.page.evaluate(`sessionStorage.setItem('ensign.token', ${JSON.stringify(TOKEN)})`);
+  t.is(await signInWithToken(opened.page, TOKEN), 200);
   await opened.page.goto(`${files.server.baseUrl}${path}`);
   return opened;
 }
@@ -267,7 +268,7 @@ test.serial('database storage made read-only by storage.read_only: the banner na
 test.serial('a server without /meta/info (older) counts as writable', async (t) => {
   const { page, close } = await openPage(t, chromium.browser, `${files.server.baseUrl}/favicon.svg`);
   await page.route('**/meta/info', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"code":5,"message":"Not Found","details":[]}' }));
-  await page.evaluate(`sessionStorage.setItem('ensign.token', ${JSON.stringify(TOKEN)})`);
+  t.is(await signInWithToken(page, TOKEN), 200);
   await page.goto(`${files.server.baseUrl}/namespaces/shop/flags`);
   await page.getByRole('link', { name: 'color' }).waitFor();
   t.is(await banner(page).count(), 0);

@@ -7,6 +7,7 @@ import { jsonClient, startEnsign } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { signInWithToken } from '../helpers/ui-session.js';
 
 const ui = useUiServer(test);
 
@@ -389,9 +390,9 @@ test('console: signed in with a pasted token, the curl reads the token from $ENS
   const admin = jsonClient(secured.baseUrl);
   await ok(t, admin.post('/api/v1/namespaces/default/flags', { key: 'beta', name: 'Beta', description: '', enabled: true, type: 'BOOLEAN_FLAG_TYPE' }, auth));
 
-  // The pasted token lives in this tab's session storage, where the sign-in screen puts it.
+  // Signed in as the sign-in screen does it: the token traded for a session cookie.
   const { page, close } = await openPage(t, ui.browser, `${secured.baseUrl}/favicon.svg`);
-  await page.evaluate(`sessionStorage.setItem('ensign.token', ${JSON.stringify(secret)})`);
+  t.is(await signInWithToken(page, secret), 200);
   await page.goto(`${secured.baseUrl}/namespaces/default/console?flag=beta`);
   await page.getByRole('radio', { name: 'Boolean' }).and(page.locator(':checked')).waitFor();
   await page.getByLabel('Entity ID').fill('u1');

@@ -27,8 +27,10 @@ export interface PageOptions {
   /** 1280×800 by default. */
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
-  /** The browser's time zone (IANA name); the machine's by default. */
+  /** The browser's time zone (IANA name); UTC by default, so what a test reads does not depend on the machine. */
   timezoneId?: string;
+  /** The browser's locale (`en-US`), which dates are written in; the machine's by default. */
+  locale?: string;
 }
 
 export interface OpenedPage {
@@ -48,7 +50,9 @@ export async function openPage(t: ExecutionContext, browser: Browser, url: strin
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
     colorScheme: options.colorScheme ?? 'light',
-    ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
+    // Times the UI shows follow the browser's zone: UTC unless a test picks one, whatever the machine's.
+    timezoneId: options.timezoneId ?? 'UTC',
+    ...(options.locale === undefined ? {} : { locale: options.locale }),
   });
   context.setDefaultTimeout(15_000);
   // Page loads fetch the bundle from a server that shares two cores with the rest of a CI run.

@@ -36,6 +36,7 @@ export {
   stateCookie,
 } from './session.js';
 export type { SessionSettings } from './session.js';
+export { browserSessionIdentity, SESSION_PARENT, sessionParentOf } from './browser-session.js';
 export { issueAuthentication, issueToken, tokenIdentity } from './issue.js';
 export type { IssuedAuthentication, TokenRequest } from './issue.js';
 export { BOOTSTRAP_TOKEN_NAME, bootstrapTokens } from './bootstrap.js';

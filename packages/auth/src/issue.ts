@@ -1,6 +1,7 @@
 /** Creating authentications: a fresh client token for the caller, only its digest for the store. */
 import { META, type Identity } from './authentication.js';
 import type { AuthenticationStore, StoredAuthentication } from './authentication-store.js';
+import { SESSION_PARENT } from './browser-session.js';
 import { digestOf, generateClientToken } from './client-token.js';
 
 /** A new authentication and the client token that proves it (shown to its owner once). */
@@ -16,7 +17,7 @@ export interface TokenRequest {
   expiresAt?: Date;
   /** Ties the token to one namespace. */
   namespaceKey?: string;
-  /** Extra metadata; the token's own keys (name, description, namespace) cannot be overridden. */
+  /** Extra metadata; the token's own keys (name, description, namespace) and a session's link cannot be set. */
   metadata?: Readonly<Record<string, string>>;
   /** A known token value (bootstrap); random otherwise. */
   clientToken?: string;
@@ -45,6 +46,7 @@ export function tokenIdentity(request: TokenRequest): Identity {
   const metadata: Record<string, string> = { ...request.metadata, [META.tokenName]: request.name };
   delete metadata[META.tokenDescription];
   delete metadata[META.tokenNamespace];
+  delete metadata[SESSION_PARENT];
   if (request.description !== '') metadata[META.tokenDescription] = request.description;
   const namespace = request.namespaceKey?.trim() ?? '';
   if (namespace !== '') metadata[META.tokenNamespace] = namespace;

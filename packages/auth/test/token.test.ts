@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { BOOTSTRAP_TOKEN_NAME, bootstrapTokens, digestOf, generateClientToken, issueToken, META } from '../src/index.js';
+import { BOOTSTRAP_TOKEN_NAME, bootstrapTokens, digestOf, generateClientToken, issueToken, META, SESSION_PARENT } from '../src/index.js';
 import { MemoryAuthenticationStore } from './helpers/memory-authentication-store.js';
 
 /** A logger that keeps what it was given. */
@@ -37,7 +37,7 @@ test('a created token stores only its digest, with name, description and namespa
     description: 'for the pipeline',
     namespaceKey: ' team-a ',
     expiresAt,
-    metadata: { team: 'a', [META.tokenNamespace]: 'other', [META.tokenName]: 'spoofed' },
+    metadata: { team: 'a', [META.tokenNamespace]: 'other', [META.tokenName]: 'spoofed', [SESSION_PARENT]: 'another-token' },
   });
   t.is(authentication.method, 'METHOD_TOKEN');
   t.is(authentication.expiresAt, expiresAt.toISOString());
@@ -46,7 +46,7 @@ test('a created token stores only its digest, with name, description and namespa
     [META.tokenName]: 'ci',
     [META.tokenDescription]: 'for the pipeline',
     [META.tokenNamespace]: 'team-a',
-  }, 'the token\'s own keys win over caller metadata');
+  }, 'the token\'s own keys win over caller metadata, and it cannot pose as a session of another token');
   const stored = [...store.rows.values()][0];
   t.is(stored?.digest, digestOf(clientToken));
   t.false(JSON.stringify([...store.rows.values()]).includes(clientToken), 'the token itself is stored nowhere');

@@ -25,7 +25,7 @@ import { type Reply, replyOf } from './harness.js';
 /** The scoped tokens' namespaces; each one's rival is the other. */
 const NAMESPACES = ['default', 'team'] as const;
 /** Routes registered today with every method enabled, HEAD not counted. */
-const ROUTES_TODAY = 77;
+const ROUTES_TODAY = 80;
 
 /** How a route decides what a namespace-scoped token may do. */
 type Kind =
@@ -42,6 +42,8 @@ const KINDS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [/^\/auth\/v1\/method$/, 'login'],
   [/^\/auth\/v1\/method\/(oidc\/[\w-]+|github|codehost)\/(authorize|callback)$/, 'login'],
   [/^\/auth\/v1\/method\/kubernetes\/serviceaccount$/, 'login'],
+  // The UI's sign-in: reads whatever credential is sent, a scoped token's included.
+  [/^\/auth\/v1\/session$/, 'login'],
   [/^\/auth\/v1\/(self|self\/expire|tokens|tokens\/:id|method\/token)$/, 'unscoped'],
   [/^\/api\/v1\/namespaces$/, 'unscoped'],
   [/^\/meta\/info$/, 'credential'],

@@ -18,6 +18,7 @@ import { LoginPage } from './pages/login/login-page.js';
 import { SegmentPage } from './pages/segments/segment-page.js';
 import { SegmentsPage } from './pages/segments/segments-page.js';
 import { NamespacesPage } from './pages/settings/namespaces-page.js';
+import { PreferencesPage } from './pages/settings/preferences-page.js';
 import { TokensPage } from './pages/settings/tokens-page.js';
 
 const queryClient: QueryClient = new QueryClient({
@@ -56,6 +57,7 @@ function Gate() {
         <Route path="settings" element={<Navigate to={paths.namespaces()} replace />} />
         <Route path="settings/namespaces" element={<NamespacesPage />} />
         <Route path="settings/tokens" element={<TokensPage />} />
+        <Route path="settings/preferences" element={<PreferencesPage />} />
         <Route path="*" element={<NotFound what="Page" />} />
       </Route>
     </Routes>

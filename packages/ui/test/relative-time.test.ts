@@ -22,12 +22,15 @@ test('how long ago, in the largest whole unit', (t) => {
 test('the full time for a tooltip', (t) => {
   t.is(absoluteTime('2026-05-10T11:57:31.123Z'), '2026-05-10 11:57 UTC');
   t.is(absoluteTime('garbage'), 'garbage');
+  t.is(absoluteTime('2026-05-10T11:57:31.123Z', 'America/New_York'), '2026-05-10 07:57 EDT', 'in the zone chosen');
+  t.is(absoluteTime('2026-05-10T11:57:31.123Z', 'UTC'), '2026-05-10 11:57 UTC');
 });
 
 test('the exact time, to the second', (t) => {
   t.is(exactTime('2026-05-10T11:57:31.123Z'), '2026-05-10 11:57:31 UTC');
   t.is(exactTime('2026-05-10T13:57:31+02:00'), '2026-05-10 11:57:31 UTC');
   t.is(exactTime('garbage'), 'garbage');
+  t.is(exactTime('2026-05-10T11:57:31Z', 'Europe/Berlin'), '2026-05-10 13:57:31 CEST', 'in the zone chosen');
 });
 
 test('the last evaluation: how long ago, or never', (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { relativeTime, TOKEN_METADATA, tokenRows } from '../src/lib/token-list.js';
+import { relativeTime, TOKEN_METADATA, tokenIdOf, tokenRows } from '../src/lib/token-list.js';
 
 const NOW = new Date('2030-01-30T12:00:00Z');
 
@@ -30,6 +30,17 @@ test('rows carry name, description, namespace and expiry, newest first', (t) => 
 
 test('an authentication without an id is no token to list', (t) => {
   t.deepEqual(tokenRows([{ createdAt: '2030-01-01T00:00:00Z', metadata: {} }], NOW), []);
+});
+
+test('a browser session opened with a token is not listed, and stands for its token', (t) => {
+  const token = { id: 'tok', createdAt: '2030-01-01T00:00:00Z', metadata: { [TOKEN_METADATA.name]: 'lead' } };
+  const session = { id: 'sess', createdAt: '2030-01-02T00:00:00Z', metadata: { [TOKEN_METADATA.name]: 'lead', [TOKEN_METADATA.sessionOf]: 'tok' } };
+  t.deepEqual(
+    tokenRows([token, session], NOW).map((r) => r.id),
+    ['tok'],
+  );
+  t.is(tokenIdOf(session), 'tok');
+  t.is(tokenIdOf(token), 'tok');
 });
 
 test('relative times use the largest whole unit', (t) => {

@@ -5,6 +5,8 @@ import type { Surface } from '@ensign/auth';
 export const AUTH_PREFIX = '/auth/v1';
 /** Where the login methods are mounted, below the authentication API. */
 export const METHOD_PREFIX = `${AUTH_PREFIX}/method`;
+/** The UI's sign-in routes, which read the credential themselves and answer without one. */
+export const BROWSER_SESSION_PREFIX = `${AUTH_PREFIX}/session`;
 
 const under = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
 
@@ -12,7 +14,7 @@ const under = (path: string, prefix: string): boolean => path === prefix || path
  * The surface of a request path (trailing slashes already stripped): `management` for `/api/v1`
  * and the analytics API below `/internal/v1` (evaluation's `/internal/v1` is the evaluator's);
  * `auth` for the `/auth/v1` routes that need a caller (self, tokens, token creation); `public` for
- * the login-method listing and the login methods themselves, which exist to obtain a credential,
+ * the login-method listing, the login methods and the UI's session routes, which exist to obtain a credential,
  * and for `/health`, `/metrics`, the UI and anything else outside the APIs.
  */
 export function surfaceOf(path: string): Surface {
@@ -21,6 +23,6 @@ export function surfaceOf(path: string): Surface {
   if (!under(path, AUTH_PREFIX)) return 'public';
   // COMPAT(flipt): token creation is the one method route that needs a caller.
   if (under(path, `${METHOD_PREFIX}/token`)) return 'auth';
-  if (under(path, METHOD_PREFIX)) return 'public';
+  if (under(path, METHOD_PREFIX) || under(path, BROWSER_SESSION_PREFIX)) return 'public';
   return 'auth';
 }

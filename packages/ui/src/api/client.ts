@@ -1,13 +1,11 @@
 /**
  * The one way the UI talks to the service: JSON over fetch to the public `/api/v1`, `/auth/v1`
- * and `/evaluate/v1` routes, with the caller's credential (a browser session cookie plus its CSRF
- * token, or a pasted static token) and errors turned into `ApiError`s that name their field.
+ * and `/evaluate/v1` routes, with the caller's credential (the browser session's cookie, plus its
+ * CSRF token on writes) and errors turned into `ApiError`s that name their field.
  */
 import { fieldOfMessage } from '../lib/field-errors.js';
 import { messageText, type UserMessage, userMessage } from '../lib/user-messages.js';
 
-/** Where a pasted static token is kept: for this tab only, so closing it signs out. */
-const TOKEN_KEY = 'ensign.token';
 /** The header a browser session's CSRF token travels in (`GET /auth/v1/self` hands it out). */
 export const CSRF_HEADER = 'X-CSRF-Token';
 
@@ -40,30 +38,25 @@ export class ApiError extends Error {
 type Listener = () => void;
 
 let csrfToken: string | undefined;
+let sessionNamespace: string | undefined;
 const unauthenticatedListeners = new Set<Listener>();
-
-const storage = (): Storage | undefined => {
-  try {
-    return window.sessionStorage;
-  } catch {
-    return undefined;
-  }
-};
-
-/** The pasted static token, when the user signed in with one. */
-export function storedToken(): string | undefined {
-  return storage()?.getItem(TOKEN_KEY) ?? undefined;
-}
-
-/** Signs in with a static token (or forgets it, given undefined). */
-export function setStaticToken(token: string | undefined): void {
-  if (token === undefined) storage()?.removeItem(TOKEN_KEY);
-  else storage()?.setItem(TOKEN_KEY, token);
-}
 
 /** Remembers the CSRF token of the browser session for the writes that follow. */
 export function setCsrfToken(token: string | undefined): void {
   csrfToken = token;
+}
+
+/**
+ * The one namespace a session opened with a namespace-scoped token may touch (undefined: any).
+ * The service answers such a session 401 everywhere else, which would end it: the calls that are
+ * not about one namespace (the namespace list) ask about this one instead.
+ */
+export function setSessionNamespace(namespace: string | undefined): void {
+  sessionNamespace = namespace;
+}
+
+export function scopedNamespace(): string | undefined {
+  return sessionNamespace;
 }
 
 /** Calls `listener` whenever the service answers 401: the credential is gone or was never there. */
@@ -97,9 +90,7 @@ export interface Wire {
 async function send(method: string, path: string, wire: Wire, options: RequestOptions): Promise<{ text: string; headers: Headers }> {
   const headers: Record<string, string> = { Accept: wire.accept };
   if (wire.contentType !== undefined) headers['Content-Type'] = wire.contentType;
-  const token = storedToken();
-  if (token !== undefined) headers['Authorization'] = `Bearer ${token}`;
-  else if (csrfToken !== undefined && WRITES.has(method)) headers[CSRF_HEADER] = csrfToken;
+  if (csrfToken !== undefined && WRITES.has(method)) headers[CSRF_HEADER] = csrfToken;
 
   let response: Response;
   try {

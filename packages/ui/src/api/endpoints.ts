@@ -25,7 +25,7 @@ import type {
 } from '@ensign/core';
 import { type DocumentFormat, CONTENT_TYPES, type ImportMode, importQuery, type ImportSummary } from '../lib/document-import.js';
 import { type ServerStorage, storageOf } from '../lib/read-only.js';
-import { ApiError, request, requestRaw, requestText, seg } from './client.js';
+import { ApiError, request, requestRaw, requestText, scopedNamespace, seg } from './client.js';
 
 const api = (ns: string): string => `/api/v1/namespaces/${seg(ns)}`;
 const flagPath = (ns: string, flagKey: string): string => `${api(ns)}/flags/${seg(flagKey)}`;
@@ -95,6 +95,18 @@ export interface EvaluationInput {
   context: Record<string, string>;
 }
 
+/** `/auth/v1/session`: whether the management API needs a sign-in, and the signed-in caller. */
+export interface BrowserSession {
+  signInRequired: boolean;
+  signedIn: boolean;
+  authentication?: Authentication;
+  via?: 'cookie' | 'bearer' | 'jwt';
+  /** A session opened with a namespace-scoped token: the one namespace it may touch. */
+  namespace?: string;
+  /** A session cookie was sent but is no longer valid (it has been cleared). */
+  sessionEnded?: true;
+}
+
 /** `GET /auth/v1/method`: one entry per method, the OIDC providers by name. */
 export interface AuthMethodInfo {
   method: 'METHOD_TOKEN' | 'METHOD_GITHUB' | 'METHOD_OIDC' | 'METHOD_KUBERNETES' | 'METHOD_JWT';
@@ -123,7 +135,12 @@ export interface TokenInput {
 }
 
 export const namespaces = {
-  list: async (): Promise<Namespace[]> => (await request<{ namespaces: Namespace[] }>('GET', '/api/v1/namespaces')).namespaces,
+  /** Every namespace; a session held to one namespace sees only that one. */
+  list: async (): Promise<Namespace[]> => {
+    const scoped = scopedNamespace();
+    if (scoped !== undefined) return [await request<Namespace>('GET', api(scoped))];
+    return (await request<{ namespaces: Namespace[] }>('GET', '/api/v1/namespaces')).namespaces;
+  },
   create: (input: NamespaceInput): Promise<Namespace> => request('POST', '/api/v1/namespaces', input),
   update: (key: string, input: Omit<NamespaceInput, 'key'>): Promise<Namespace> => request('PUT', `/api/v1/namespaces/${seg(key)}`, input),
   delete: (key: string): Promise<void> => request('DELETE', `/api/v1/namespaces/${seg(key)}`),
@@ -315,13 +332,18 @@ export const meta = {
 
 export const auth = {
   methods: async (): Promise<AuthMethodInfo[]> => (await request<{ methods: AuthMethodInfo[] }>('GET', '/auth/v1/method', undefined, { quiet401: true })).methods,
-  /** The caller's authentication and, for a browser session, its CSRF token. */
-  self: async (): Promise<{ authentication: Authentication; csrfToken: string | undefined }> => {
-    const { body, headers } = await requestRaw<Authentication>('GET', '/auth/v1/self', undefined, { quiet401: true });
-    return { authentication: body, csrfToken: headers.get('X-CSRF-Token') ?? undefined };
+  /** `GET /auth/v1/session`: who the browser is signed in as (200 whether or not), with a cookie session's CSRF token. */
+  session: async (): Promise<{ session: BrowserSession; csrfToken: string | undefined }> => {
+    const { body, headers } = await requestRaw<BrowserSession>('GET', '/auth/v1/session', undefined, { quiet401: true });
+    return { session: body, csrfToken: headers.get('X-CSRF-Token') ?? undefined };
   },
-  /** Ends the caller's authentication now (and clears the session cookie). */
-  expireSelf: (): Promise<void> => request('PUT', '/auth/v1/self/expire', undefined, { quiet401: true }),
+  /** Trades a pasted client token (or JWT) for a browser session cookie; a refused token is a 401 `ApiError`. */
+  openSession: async (clientToken: string): Promise<{ session: BrowserSession; csrfToken: string | undefined }> => {
+    const { body, headers } = await requestRaw<BrowserSession>('POST', '/auth/v1/session', { clientToken }, { quiet401: true });
+    return { session: body, csrfToken: headers.get('X-CSRF-Token') ?? undefined };
+  },
+  /** Ends the browser session and clears its cookie. */
+  endSession: (): Promise<void> => request('DELETE', '/auth/v1/session', undefined, { quiet401: true }),
   /** The URL to send the browser to for a login through `path` (`oidc/<provider>` or `github`). */
   authorize: async (path: string, state: string): Promise<string> =>
     (await request<{ authorizeUrl: string }>('GET', `/auth/v1/method/${path}/authorize?state=${seg(state)}`, undefined, { quiet401: true })).authorizeUrl,

@@ -1,21 +1,46 @@
 /**
- * Who is using the UI. On load it asks `GET /auth/v1/self`: a caller (browser session or pasted
- * token) is signed in; without one, a probe of `/api/v1` tells whether the service is open
- * (authentication not required) or needs a login. Any later 401 returns to the login screen, and
- * so does a reload once the browser session has ended, saying so. After a browser login the page
- * the user asked for before leaving for the identity provider is opened.
+ * Who is using the UI. On load it asks `GET /auth/v1/session`, which answers 200 either way (so a
+ * signed-out load logs no error): a caller is signed in; without one the service is open (sign-in
+ * not required) or shows the login page, saying so when a session just ended. Every sign-in is a
+ * browser session cookie (a pasted token is traded for one), so it holds in every tab until it
+ * ends, and its writes carry the session's CSRF token. A session opened with a namespace-scoped
+ * token is held to that namespace. Any later 401 returns to the login screen. After a browser
+ * login the page the user asked for before leaving for the identity provider is opened.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, onUnauthenticated, request, setCsrfToken, setStaticToken, storedToken } from '../api/client.js';
-import { type Authentication, auth } from '../api/endpoints.js';
+import { onUnauthenticated, setCsrfToken, setSessionNamespace } from '../api/client.js';
+import { type Authentication, auth, type BrowserSession } from '../api/endpoints.js';
 import { takeReturnPath } from './return-path.js';
 
 /** What the login page says when a session ended under the user. */
 export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
-/** Set while a browser session (cookie) is open, so a reload after it ended can say so. */
+export type SessionState =
+  | { kind: 'checking' }
+  /** Authentication is not required: everyone may use the UI. */
+  | { kind: 'open'; authentication: undefined }
+  /** `namespace`: the one namespace a session opened with a namespace-scoped token may touch. */
+  | { kind: 'signed-in'; authentication: Authentication; namespace: string | undefined }
+  | { kind: 'signed-out'; reason: string | undefined };
+
+export interface Session {
+  state: SessionState;
+  /** Signs in with a pasted client token; rejects with the service's answer when it is refused. */
+  signInWithToken(token: string): Promise<void>;
+  /** Ends the browser session (`DELETE /auth/v1/session`, which also clears its cookie) and shows the login screen. */
+  signOut(): Promise<void>;
+  /** Asks the service again who the caller is. */
+  refresh(): Promise<void>;
+}
+
+const SessionContext = createContext<Session | undefined>(undefined);
+
+/**
+ * Set while this browser has a session, cleared by signing out: another tab loading after the
+ * session ended (its cookie already cleared by the first tab's load) can still say why it asks.
+ */
 const SESSION_FLAG = 'ensign.session';
 
 function flagSession(open: boolean): void {
@@ -23,7 +48,7 @@ function flagSession(open: boolean): void {
     if (open) window.localStorage.setItem(SESSION_FLAG, '1');
     else window.localStorage.removeItem(SESSION_FLAG);
   } catch {
-    // Without storage a reload just shows the login page without a reason.
+    // Without storage another tab just shows the login page without a reason.
   }
 }
 
@@ -35,50 +60,20 @@ function sessionWasOpen(): boolean {
   }
 }
 
-export type SessionState =
-  | { kind: 'checking' }
-  /** Authentication is not required: everyone may use the UI. */
-  | { kind: 'open'; authentication: undefined }
-  | { kind: 'signed-in'; authentication: Authentication }
-  | { kind: 'signed-out'; reason: string | undefined };
-
-export interface Session {
-  state: SessionState;
-  /** Signs in with a static client token; rejects with the service's answer when it is refused. */
-  signInWithToken(token: string): Promise<void>;
-  /**
-   * Ends a browser session (`PUT /auth/v1/self/expire`, which also clears its cookie) and shows the
-   * login screen; a pasted token is only forgotten by this tab, as scripts may still use it.
-   */
-  signOut(): Promise<void>;
-  /** Asks the service again who the caller is. */
-  refresh(): Promise<void>;
+/** The state a `/auth/v1/session` answer stands for; remembers its CSRF token and namespace for the requests that follow. */
+function adopt(session: BrowserSession, csrfToken: string | undefined): SessionState {
+  setCsrfToken(csrfToken);
+  setSessionNamespace(session.namespace);
+  if (session.signedIn && session.authentication !== undefined) {
+    if (session.via === 'cookie') flagSession(true);
+    return { kind: 'signed-in', authentication: session.authentication, namespace: session.namespace };
+  }
+  if (!session.signInRequired) return { kind: 'open', authentication: undefined };
+  return { kind: 'signed-out', reason: session.sessionEnded === true || sessionWasOpen() ? SESSION_ENDED : undefined };
 }
 
-const SessionContext = createContext<Session | undefined>(undefined);
-
-/** What the service says of the current credential. */
-async function check(): Promise<SessionState> {
-  try {
-    const { authentication, csrfToken } = await auth.self();
-    setCsrfToken(csrfToken);
-    if (storedToken() === undefined) flagSession(true);
-    return { kind: 'signed-in', authentication };
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 401) throw err;
-  }
-  setCsrfToken(undefined);
-  const ended = sessionWasOpen() || storedToken() !== undefined;
-  flagSession(false);
-  setStaticToken(undefined);
-  try {
-    await request('GET', '/api/v1/namespaces?limit=1', undefined, { quiet401: true });
-    return { kind: 'open', authentication: undefined };
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return { kind: 'signed-out', reason: ended ? SESSION_ENDED : undefined };
-    throw err;
-  }
-}
+/** The namespace a signed-in session is held to; undefined when it may use any (or nobody is signed in). */
+export const sessionNamespaceOf = (state: SessionState): string | undefined => (state.kind === 'signed-in' ? state.namespace : undefined);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ kind: 'checking' });
@@ -92,7 +87,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      const next = await check();
+      const { session, csrfToken } = await auth.session();
+      const next = adopt(session, csrfToken);
       const returnTo = next.kind === 'signed-in' ? takeReturnPath() : undefined;
       if (returnTo === undefined) {
         setState(next);
@@ -115,10 +111,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       onUnauthenticated(() => {
-        // A pasted token that stopped working is forgotten; a session cookie is cleared by the service.
-        if (storedToken() !== undefined) setStaticToken(undefined);
+        // The service has cleared a session cookie it no longer accepts.
         setCsrfToken(undefined);
-        flagSession(false);
+        setSessionNamespace(undefined);
         queries.clear();
         setState({ kind: 'signed-out', reason: SESSION_ENDED });
       }),
@@ -127,33 +122,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signInWithToken = useCallback(
     async (token: string) => {
-      setStaticToken(token);
-      let authentication: Authentication;
-      try {
-        ({ authentication } = await auth.self());
-      } catch (err) {
-        // The service's own answer (a 401 says the token was refused) is what the login page shows.
-        setStaticToken(undefined);
-        throw err;
-      }
-      setCsrfToken(undefined);
+      // The service's own answer (a 401 says the token was refused) is what the login page shows.
+      const { session, csrfToken } = await auth.openSession(token);
       queries.clear();
-      setState({ kind: 'signed-in', authentication });
+      setState(adopt(session, csrfToken));
     },
     [queries],
   );
 
   const signOut = useCallback(async () => {
-    if (storedToken() === undefined) {
-      try {
-        await auth.expireSelf();
-      } catch {
-        // Asking again below tells whether the session is still there.
-      }
+    try {
+      await auth.endSession();
+    } catch {
+      // Asking again below tells whether the session is still there.
     }
-    setStaticToken(undefined);
-    setCsrfToken(undefined);
     flagSession(false);
+    setCsrfToken(undefined);
+    setSessionNamespace(undefined);
     queries.clear();
     await refresh();
   }, [queries, refresh]);

@@ -2,6 +2,7 @@
 import type { AuditEntry } from '@ensign/core';
 import { useId } from 'react';
 import { Link } from 'react-router';
+import { useTimeZone } from '../hooks/time-zone.js';
 import { paths } from '../layout/namespace.js';
 import { changeLines, type DiffLine, EMPTY, NONE } from '../lib/change-diff.js';
 import type { Labels } from '../lib/change-labels.js';
@@ -47,6 +48,7 @@ function Owner({ ns, entry }: { ns: string; entry: AuditEntry }) {
 
 export function ChangeEntry({ ns, entry, labels, now, showOwner = false }: { ns: string; entry: AuditEntry; labels: Labels; now: number; showOwner?: boolean }) {
   const id = useId();
+  const zone = useTimeZone();
   const lines = changeLines(entry, labels);
   return (
     <li className="change" aria-labelledby={id}>
@@ -59,7 +61,7 @@ export function ChangeEntry({ ns, entry, labels, now, showOwner = false }: { ns:
       <p className="change-meta">
         <span title={entry.actor?.method}>{actorLabel(entry.actor)}</span>
         {' · '}
-        <time dateTime={entry.at} title={absoluteTime(entry.at)}>
+        <time dateTime={entry.at} title={absoluteTime(entry.at, zone)}>
           {relativeTime(entry.at, now)}
         </time>
       </p>

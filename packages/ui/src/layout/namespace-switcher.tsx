@@ -6,9 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { namespaces } from '../api/endpoints.js';
 import { queryKeys } from '../api/query-keys.js';
+import { namespaceLabel as label } from '../lib/namespace-label.js';
 import { paths } from './namespace.js';
 
-const label = (n: { key: string; name: string }) => (n.name === '' || n.name === n.key ? n.key : `${n.name} (${n.key})`);
 
 export function NamespaceSwitcher({ current }: { current: string }) {
   const navigate = useNavigate();

@@ -1,5 +1,9 @@
-/** The namespace the UI works in: the `:ns` of the path, remembered for the next visit. */
+/**
+ * The namespace the UI works in: the `:ns` of the path, remembered for the next visit; a session
+ * held to one namespace always starts in it.
+ */
 import { useParams } from 'react-router';
+import { scopedNamespace } from '../api/client.js';
 
 const KEY = 'ensign.namespace';
 
@@ -8,6 +12,8 @@ export function useNamespace(): string {
 }
 
 export function lastNamespace(): string {
+  const scoped = scopedNamespace();
+  if (scoped !== undefined) return scoped;
   try {
     return window.localStorage.getItem(KEY) ?? 'default';
   } catch {
@@ -37,4 +43,5 @@ export const paths = {
   activity: (ns: string, key?: string) => `/namespaces/${encodeURIComponent(ns)}/activity${key === undefined ? '' : `?key=${encodeURIComponent(key)}`}`,
   namespaces: () => '/settings/namespaces',
   tokens: () => '/settings/tokens',
+  preferences: () => '/settings/preferences',
 };

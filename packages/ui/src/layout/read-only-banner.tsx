@@ -1,9 +1,10 @@
 /**
  * The banner over every page of a read-only server: where the flags are served from, when the
- * files were last applied (relative, exact on hover), and the latest change of the files the
+ * files were last applied (relative, exact on hover in the chosen time zone), and the latest change of the files the
  * server refused, if any. It cannot be dismissed: the state lasts as long as the server's settings.
  */
 import { useEffect, useState } from 'react';
+import { useTimeZone } from '../hooks/time-zone.js';
 import { exactTime, relativeTime } from '../lib/relative-time.js';
 import { lastSyncOf, readOnlyAdvice, readOnlyHeadline, refusedChange, type ServerStorage } from '../lib/read-only.js';
 import './read-only-banner.css';
@@ -22,6 +23,7 @@ function useNow(everyMs: number): number {
 
 export function ReadOnlyBanner({ storage }: { storage: ServerStorage }) {
   const now = useNow(30_000);
+  const zone = useTimeZone();
   const headline = readOnlyHeadline(storage);
   const lastSync = lastSyncOf(storage);
   const refused = refusedChange(storage);
@@ -45,7 +47,7 @@ export function ReadOnlyBanner({ storage }: { storage: ServerStorage }) {
             {' '}
             <span className="read-only-sync">
               Last synced{' '}
-              <time dateTime={lastSync} title={exactTime(lastSync)}>
+              <time dateTime={lastSync} title={exactTime(lastSync, zone)}>
                 {relativeTime(lastSync, now)}
               </time>
               .

@@ -1,14 +1,15 @@
 /**
- * The frame around every page: top bar (namespace, theme, caller), navigation (on a phone a drawer
+ * The frame around every page: top bar (namespace, the Ctrl-K search, theme, caller), navigation (on a phone a drawer
  * over a backdrop, with the theme switch), the read-only banner when the server refuses changes,
  * and the page. Pages wait for `/meta/info` (asked once per session), so a read-only server never
  * shows a control that writes, not even for a moment.
  */
 import { useCallback, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { callerName, useSession } from '../auth/session.js';
+import { callerName, sessionNamespaceOf, useSession } from '../auth/session.js';
 import { Loading } from '../components/status.js';
 import { useServerStorage } from '../hooks/read-only.js';
+import { JumpBar } from './jump-bar.js';
 import { useMenuDrawer } from './menu-drawer.js';
 import { NamespaceSwitcher } from './namespace-switcher.js';
 import { paths, useNamespace } from './namespace.js';
@@ -28,6 +29,7 @@ export function Shell() {
   const location = useLocation();
   const storage = useServerStorage();
   const name = session.state.kind === 'signed-in' ? callerName(session.state.authentication) : undefined;
+  const scoped = sessionNamespaceOf(session.state);
   const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
 
   return (
@@ -44,12 +46,14 @@ export function Shell() {
           <span>Ensign</span>
         </NavLink>
         <NamespaceSwitcher current={ns} />
+        <JumpBar onOpen={closeMenu} />
         <div className="topbar-spacer" />
         {!narrow && <ThemeSelect />}
         {session.state.kind === 'signed-in' && (
           <div className="caller">
-            <span className="caller-name" title={session.state.authentication.method}>
+            <span className="caller-name" title={scoped === undefined ? session.state.authentication.method : `${name ?? ''}: limited to the namespace ${scoped}`}>
               {name}
+              {scoped !== undefined && <span className="caller-scope"> · {scoped} only</span>}
             </span>
             <button type="button" className="button button-small" onClick={() => void session.signOut()}>
               Sign out
@@ -86,8 +90,13 @@ export function Shell() {
         <NavLink to={paths.namespaces()} className={navClass}>
           Namespaces
         </NavLink>
-        <NavLink to={paths.tokens()} className={navClass}>
-          API tokens
+        {scoped === undefined && (
+          <NavLink to={paths.tokens()} className={navClass}>
+            API tokens
+          </NavLink>
+        )}
+        <NavLink to={paths.preferences()} className={navClass}>
+          Preferences
         </NavLink>
         {narrow && (
           <label className="drawer-theme">

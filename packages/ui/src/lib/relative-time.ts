@@ -1,4 +1,8 @@
-/** "3 minutes ago": how long ago a resource changed or an evaluation ran, from an RFC 3339 time and the current one. */
+/**
+ * "3 minutes ago": how long ago a resource changed or an evaluation ran, from an RFC 3339 time and
+ * the current one; and the time itself for a tooltip, in the zone the user chose.
+ */
+import { formatInstant } from './time-format.js';
 
 const UNITS: ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 24 * 3600],
@@ -23,18 +27,14 @@ export function relativeTime(iso: string, now: number): string {
   return 'just now';
 }
 
-/** The time in full, for a tooltip: `2026-05-01 14:03 UTC`. */
-export function absoluteTime(iso: string): string {
-  const then = Date.parse(iso);
-  if (Number.isNaN(then)) return iso;
-  return `${new Date(then).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** The time in full, for a tooltip, in `timeZone` (UTC unless given): `2026-05-01 14:03 UTC`, `2026-05-01 10:03 EDT`. */
+export function absoluteTime(iso: string, timeZone = 'UTC'): string {
+  return formatInstant(iso, timeZone);
 }
 
-/** The time to the second, for a tooltip that must be exact: `2026-05-01 14:03:27 UTC`. */
-export function exactTime(iso: string): string {
-  const then = Date.parse(iso);
-  if (Number.isNaN(then)) return iso;
-  return `${new Date(then).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+/** The time to the second, for a tooltip that must be exact: `2026-05-01 14:03:27 UTC`, `2026-05-01 16:03:27 CEST`. */
+export function exactTime(iso: string, timeZone = 'UTC'): string {
+  return formatInstant(iso, timeZone, { seconds: true });
 }
 
 /** When a flag was last evaluated, as the list and the Usage tab say it: "never" for a flag no one asked for. */

@@ -5,7 +5,12 @@ export const TOKEN_METADATA = {
   name: 'io.flipt.auth.token.name',
   description: 'io.flipt.auth.token.description',
   namespace: 'io.flipt.auth.token.namespace',
+  /** Set on a browser session opened with a token: that token's id. */
+  sessionOf: 'io.ensign.auth.session.parent',
 } as const;
+
+/** The token an authentication stands for: the one a browser session was opened with, else itself. */
+export const tokenIdOf = (a: TokenAuthentication): string | undefined => a.metadata[TOKEN_METADATA.sessionOf] ?? a.id;
 
 /** The fields of an authentication the list reads. */
 export interface TokenAuthentication {
@@ -26,11 +31,14 @@ export interface TokenRow {
   expired: boolean;
 }
 
-/** The rows, newest first; an authentication without an id (never a stored token) is left out. */
+/**
+ * The rows, newest first. Left out: an authentication without an id (never a stored token) and the
+ * browser sessions opened with tokens (they end with their token, or on sign-out).
+ */
 export function tokenRows(authentications: readonly TokenAuthentication[], now: Date): TokenRow[] {
   const rows: TokenRow[] = [];
   for (const a of authentications) {
-    if (a.id === undefined) continue;
+    if (a.id === undefined || a.metadata[TOKEN_METADATA.sessionOf] !== undefined) continue;
     const expiresAt = a.expiresAt === undefined ? undefined : new Date(a.expiresAt);
     const namespace = a.metadata[TOKEN_METADATA.namespace];
     rows.push({

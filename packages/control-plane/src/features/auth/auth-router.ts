@@ -6,6 +6,7 @@ import type { AppRouter, AppState } from '../../http/app-state.js';
 import { jsonBodyMiddleware } from '../../http/body.middleware.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { AuthenticationService } from './authentication.service.js';
+import { registerBrowserSessionRoutes } from './browser-session.routes.js';
 import { registerLoginMethod, registerServiceAccountRoute, type ServiceAccountVerifier } from './login.routes.js';
 import type { EnabledMethods } from './method-catalog.js';
 
@@ -37,6 +38,7 @@ export function authRouter(auth: AppAuth, bodyLimitBytes: number): AppRouter {
     ...(auth.changed === undefined ? {} : { changed: auth.changed }),
   });
   registerAuthRoutes(router, { service, methods: auth.methods, session: auth.session });
+  registerBrowserSessionRoutes(router, { service, authenticator: auth.authenticator, policy: auth.policy, session: auth.session });
   for (const { paths, method } of auth.loginMethods ?? []) registerLoginMethod(router, paths, method, service, auth.session);
   if (auth.kubernetes !== undefined) registerServiceAccountRoute(router, auth.kubernetes.verifier, auth.kubernetes.readToken, service);
   return router;

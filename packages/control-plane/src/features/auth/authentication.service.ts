@@ -4,13 +4,16 @@
  * awaited so the very next evaluation already sees a new token, or no longer a deleted one.
  */
 import {
+  type Authentication,
   type AuthenticationPage,
   type AuthenticationStore,
   type AuthMethod,
+  browserSessionIdentity,
   type Identity,
   type IssuedAuthentication,
   issueAuthentication,
   issueToken,
+  sessionParentOf,
   type StoredAuthentication,
   type TokenRequest,
 } from '@ensign/auth';
@@ -51,6 +54,13 @@ export class AuthenticationService {
     return issued;
   }
 
+  /** Opens a browser session for a caller who pasted a credential (see `browserSessionIdentity`). */
+  async openBrowserSession(caller: Authentication): Promise<IssuedAuthentication> {
+    const issued = await issueAuthentication(this.store, browserSessionIdentity(caller, this.now(), this.options.sessionLifetimeMs));
+    await this.changed();
+    return issued;
+  }
+
   list(query: { method?: AuthMethod; limit: number; pageToken?: string }): Promise<AuthenticationPage> {
     return this.store.list(query);
   }
@@ -63,13 +73,32 @@ export class AuthenticationService {
 
   /** COMPAT(flipt): deleting any authentication, of any method; an unknown id changes nothing and is no error. */
   async delete(id: string): Promise<void> {
-    if (await this.store.delete(id)) await this.changed();
+    let deleted = await this.store.delete(id);
+    // The browser sessions opened with it go with it.
+    for (const session of await this.sessionsOf(id)) deleted = (await this.store.delete(session.id)) || deleted;
+    if (deleted) await this.changed();
   }
 
-  /** Ends an authentication at `at` (now when not given). */
+  /** Ends an authentication at `at` (now when not given), and the browser sessions opened with it no later. */
   async expire(id: string, at?: Date): Promise<void> {
-    await this.store.expire(id, at ?? this.now());
+    const end = at ?? this.now();
+    await this.store.expire(id, end);
+    for (const session of await this.sessionsOf(id)) {
+      if (session.expiresAt === undefined || Date.parse(session.expiresAt) > end.getTime()) await this.store.expire(session.id, end);
+    }
     await this.changed();
+  }
+
+  /** The browser sessions opened with authentication `id` (a walk over every page: deletions are rare). */
+  private async sessionsOf(id: string): Promise<StoredAuthentication[]> {
+    const found: StoredAuthentication[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await this.store.list({ limit: 100, ...(pageToken === undefined ? {} : { pageToken }) });
+      for (const a of page.authentications) if (sessionParentOf(a) === id) found.push(a);
+      pageToken = page.nextPageToken === '' ? undefined : page.nextPageToken;
+    } while (pageToken !== undefined);
+    return found;
   }
 
   private async changed(): Promise<void> {

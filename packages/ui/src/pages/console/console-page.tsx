@@ -11,6 +11,7 @@ import { queryKeys } from '../../api/query-keys.js';
 import { useSession } from '../../auth/session.js';
 import { PageHeader } from '../../components/page-header.js';
 import { ErrorBanner } from '../../components/status.js';
+import { ADDRESS_FOLLOW_MS } from '../../hooks/address-text.js';
 import { formErrors } from '../../hooks/form-errors.js';
 import { useNamespace } from '../../layout/namespace.js';
 import {
@@ -68,9 +69,11 @@ export function ConsolePage() {
     }
   }, [ns, history]);
 
+  // The address follows the flag field once typing pauses: writing it on every key would slow each key down.
   useEffect(() => {
     if ((params.get('flag') ?? '') === flagKey) return;
-    setParams(flagKey === '' ? {} : { flag: flagKey }, { replace: true });
+    const timer = setTimeout(() => setParams(flagKey === '' ? {} : { flag: flagKey }, { replace: true }), ADDRESS_FOLLOW_MS);
+    return () => clearTimeout(timer);
   }, [flagKey, params, setParams]);
 
   const evaluate = useMutation({

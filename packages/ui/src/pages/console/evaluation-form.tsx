@@ -1,6 +1,6 @@
 /** The console's request: flag (searchable), how to evaluate it, entity id (or a random one), context rows, and Evaluate. */
 import type { Flag } from '@ensign/core';
-import { type FormEvent, useId } from 'react';
+import { type FormEvent, useId, useMemo } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../../components/field.js';
 import { paths } from '../../layout/namespace.js';
@@ -31,6 +31,16 @@ export interface EvaluationFormProps {
 export function EvaluationForm({ ns, form, onChange, onEvaluate, flags, flag, kind, pending, errors }: EvaluationFormProps) {
   const listId = useId();
   const kindId = useId();
+  // The same elements from key to key, so typing in the flag field does not re-render every suggestion.
+  const suggestions = useMemo(
+    () =>
+      (flags ?? []).map((f) => (
+        <option key={f.key} value={f.key}>
+          {f.name}
+        </option>
+      )),
+    [flags],
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onEvaluate();
@@ -53,13 +63,7 @@ export function EvaluationForm({ ns, form, onChange, onEvaluate, flags, flag, ki
           onChange={(e) => onChange({ ...form, flagKey: e.target.value, kindOverride: undefined })}
         />
       </Field>
-      <datalist id={listId}>
-        {(flags ?? []).map((f) => (
-          <option key={f.key} value={f.key}>
-            {f.name}
-          </option>
-        ))}
-      </datalist>
+      <datalist id={listId}>{suggestions}</datalist>
       <div className="flag-summary" aria-live="polite">
         {flag !== undefined && (
           <>

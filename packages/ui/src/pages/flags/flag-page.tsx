@@ -18,6 +18,7 @@ import { useToast } from '../../components/toast.js';
 import { useReadOnly } from '../../hooks/read-only.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
 import { PageTabs } from '../../components/page-tabs.js';
+import { CopyFlagAction } from './copy-flag-dialog.js';
 import { EnabledSwitch } from './enabled-switch.js';
 import { FlagDetailsCard } from './flag-details-card.js';
 import { FlagHistory } from './flag-history.js';
@@ -92,6 +93,7 @@ export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'usage' | 'h
             <Link className="button" to={paths.console(ns, flag.key)}>
               Evaluate in console
             </Link>
+            <CopyFlagAction ns={ns} flag={flag} />
             <button type="button" className="button button-ghost danger-text" onClick={() => void askDelete()} disabled={readOnly.on || remove.isPending} title={readOnly.hint}>
               Delete flag
             </button>

@@ -33,8 +33,9 @@ export function FlagsPage() {
   const readOnly = useReadOnly();
 
   const state = readFlagQuery(params);
-  const update = (changes: Partial<FlagQuery & { page: number }>) => setParams(writeFlagQuery({ ...state, page: 0, ...changes }), { replace: true });
   const [searchText, setSearchText] = useAddressText(state.search, (text) => update({ search: text }));
+  // With the search as typed: the address follows the field a moment late, and another change must not drop it.
+  const update = (changes: Partial<FlagQuery & { page: number }>) => setParams(writeFlagQuery({ ...state, search: searchText, page: 0, ...changes }), { replace: true });
   const search = useDeferredValue(searchText);
   const usage = useNamespaceUsage(ns, state.window);
   const index = useMemo(() => indexFlags(data ?? []), [data]);
@@ -46,7 +47,7 @@ export function FlagsPage() {
   const shown = useMemo(() => pageOf(matches, page, FLAGS_PAGE_SIZE), [matches, page]);
 
   const total = data?.length ?? 0;
-  const filtered = state.search !== '' || state.type !== 'all' || state.enabled !== 'all' || state.stale;
+  const filtered = search !== '' || state.type !== 'all' || state.enabled !== 'all' || state.stale;
   // Which flags are stale, and their order by evaluation, are known once the usage listing is there.
   const waitingForUsage = (state.stale || state.sort === 'evaluated' || state.sort === 'evaluated-oldest') && usage.column.state === 'loading';
   const newFlag = (
@@ -83,7 +84,11 @@ export function FlagsPage() {
                 <button
                 type="button"
                 className="button"
-                onClick={() => setParams(writeFlagQuery({ ...DEFAULT_FLAG_QUERY, sort: state.sort, window: state.window, page: 0 }), { replace: true })}
+                onClick={() => {
+                  // Through the field too: a search typed a moment ago may not be in the address yet.
+                  setSearchText('');
+                  setParams(writeFlagQuery({ ...DEFAULT_FLAG_QUERY, sort: state.sort, window: state.window, page: 0 }), { replace: true });
+                }}
               >
                   Clear search and filters
                 </button>

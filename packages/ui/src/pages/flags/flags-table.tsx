@@ -3,6 +3,7 @@ import type { Flag } from '@ensign/core';
 import { memo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { FlagUsage } from '../../api/endpoints.js';
+import { useTimeZone } from '../../hooks/time-zone.js';
 import { paths } from '../../layout/namespace.js';
 import type { FlagSort } from '../../lib/flag-list.js';
 import { absoluteTime, relativeTime } from '../../lib/relative-time.js';
@@ -39,9 +40,11 @@ interface FlagRowProps {
   usageState: UsageState;
   windowText: string;
   now: number;
+  /** The time zone of the hover texts. */
+  zone: string;
 }
 
-const FlagRow = memo(function FlagRow({ ns, flag, usage, usageState, windowText, now }: FlagRowProps) {
+const FlagRow = memo(function FlagRow({ ns, flag, usage, usageState, windowText, now, zone }: FlagRowProps) {
   const navigate = useNavigate();
   const to = paths.flag(ns, flag.key);
   return (
@@ -68,7 +71,7 @@ const FlagRow = memo(function FlagRow({ ns, flag, usage, usageState, windowText,
       </td>
       <td className="hide-narrow numeric">{flag.type === 'VARIANT_FLAG_TYPE' ? flag.variants.length : <span className="muted">–</span>}</td>
       <td className="hide-narrow muted nowrap">
-        <time dateTime={flag.updatedAt} title={absoluteTime(flag.updatedAt)}>
+        <time dateTime={flag.updatedAt} title={absoluteTime(flag.updatedAt, zone)}>
           {relativeTime(flag.updatedAt, now)}
         </time>
       </td>
@@ -105,6 +108,7 @@ export interface FlagsTableProps {
 export function FlagsTable({ ns, flags, usage, sort, onSort }: FlagsTableProps) {
   // To the minute, so that rows whose flag did not change skip rendering.
   const now = Math.floor(Date.now() / 60_000) * 60_000;
+  const zone = useTimeZone();
   return (
     <div className="table-wrap">
       <table className="table flags-table">
@@ -127,7 +131,7 @@ export function FlagsTable({ ns, flags, usage, sort, onSort }: FlagsTableProps) 
         </thead>
         <tbody>
           {flags.map((flag) => (
-            <FlagRow key={flag.key} ns={ns} flag={flag} usage={usage.byFlag?.get(flag.key)} usageState={usage.state} windowText={usage.windowText} now={now} />
+            <FlagRow key={flag.key} ns={ns} flag={flag} usage={usage.byFlag?.get(flag.key)} usageState={usage.state} windowText={usage.windowText} now={now} zone={zone} />
           ))}
         </tbody>
       </table>

@@ -1,4 +1,7 @@
-/** A variant flag's variants: the table, adding, editing and deleting them, and the default variant. */
+/**
+ * A variant flag's variants: the table (on a phone each variant a block of its own, titled by its
+ * key, its other cells labelled), adding, editing and deleting them, and the default variant.
+ */
 import type { Flag, Variant } from '@ensign/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { rules, variants } from '../../api/endpoints.js';
@@ -71,14 +74,12 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
       ) : (
         <>
           <div className="table-wrap">
-            <table className="table variants-table">
+            <table className="table table-stacked variants-table">
               <thead>
                 <tr>
                   <th scope="col">Key</th>
                   <th scope="col">Name</th>
-                  <th scope="col" className="hide-narrow">
-                    Description
-                  </th>
+                  <th scope="col">Description</th>
                   <th scope="col">Attachment</th>
                   {!readOnly.on && <RowActionsHeader />}
                 </tr>
@@ -86,13 +87,17 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
               <tbody>
                 {flag.variants.map((variant) => (
                   <tr key={variant.id}>
-                    <td>
-                      <code>{variant.key}</code>
-                      {flag.defaultVariant?.id === variant.id && <span className="badge badge-accent default-badge">Default</span>}
+                    <td data-label="Key" className="variant-key-cell">
+                      <span>
+                        <code>{variant.key}</code>
+                        {flag.defaultVariant?.id === variant.id && <span className="badge badge-accent default-badge">Default</span>}
+                      </span>
                     </td>
-                    <td>{variant.name}</td>
-                    <td className="hide-narrow muted">{variant.description}</td>
-                    <td className="attachment-column">
+                    <td data-label="Name">{variant.name}</td>
+                    <td data-label="Description" className="muted variant-description">
+                      {variant.description}
+                    </td>
+                    <td data-label="Attachment" className="attachment-column">
                       <AttachmentCell attachment={variant.attachment} />
                     </td>
                     {!readOnly.on && <RowActions what={`variant ${variant.key}`} onEdit={() => dialog.show(variant)} onDelete={() => void askDelete(variant)} />}

@@ -1,4 +1,4 @@
-/** Signs in with a pasted static token; a refused one keeps what was pasted and shows the service's answer beside it. */
+/** Signs in with a pasted client token (traded for a browser session); a refused one keeps what was pasted and shows the service's answer beside it. */
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { useSession } from '../../auth/session.js';
@@ -29,7 +29,7 @@ export function TokenSignIn() {
 
   return (
     <form className="login-token" onSubmit={(e) => void submit(e)} noValidate>
-      <Field label="Client token" error={error} hint="A token for all namespaces: one from Settings → API tokens, or the bootstrap token in the server's log.">
+      <Field label="Client token" error={error} hint="A token from Settings → API tokens (one limited to a namespace opens only that namespace), or the bootstrap token in the server's log. You stay signed in, in every tab, until you sign out or the session ends.">
         <input
           type="password"
           value={token}

@@ -2,7 +2,8 @@
  * Adds or edits one constraint. The type decides the operators offered (those the service allows)
  * and the operator the value input. A missing property or value (or a number that is none) is shown
  * before anything is sent; a refused save shows the service's message next to the field it names
- * and keeps everything typed.
+ * and keeps everything typed. A date-time is read in the time zone chosen in Preferences unless
+ * another is picked here.
  */
 import type { ComparisonType, Constraint } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -14,6 +15,7 @@ import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
+import { useLocalTimeZone, useTimeZone } from '../../hooks/time-zone.js';
 import { shownErrors } from '../../api/user-error.js';
 import { constraintProblems, hasProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
 import { type ConstraintDraft, draftFromConstraint, draftWithType, emptyDraft, requestOfDraft } from '../../lib/constraint-draft.js';
@@ -21,9 +23,6 @@ import { COMPARISON_TYPES, ENTITY_ID_PROPERTY, operatorsFor, typeLabel, valueKin
 import { ConstraintValueField } from './constraint-value-field.js';
 
 const FIELDS = ['type', 'property', 'operator', 'value', 'description'];
-
-/** The browser's time zone, or UTC where it cannot tell. */
-const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 export interface ConstraintDialogProps {
   ns: string;
@@ -35,7 +34,12 @@ export interface ConstraintDialogProps {
 }
 
 export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: ConstraintDialogProps) {
-  const zone = useRef(localTimeZone()).current;
+  const localZone = useLocalTimeZone();
+  // The zone chosen in Preferences when the dialog opens; a change made meanwhile in another tab does not reset what is typed.
+  const preferred = useTimeZone();
+  const zoneAtOpen = useRef(preferred);
+  if (!open) zoneAtOpen.current = preferred;
+  const zone = zoneAtOpen.current;
   const [draft, setDraft] = useState<ConstraintDraft>(() => emptyDraft(zone));
   const [checks, setChecks] = useState<Problems>({});
   const numberRef = useRef<HTMLInputElement>(null);
@@ -126,7 +130,7 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
         draft={draft}
         onChange={(next) => edit(next, 'value')}
         error={errorOf('value')}
-        localTimeZone={zone}
+        localTimeZone={localZone}
         numberRef={numberRef}
       />
       <Field label="Description" error={errorOf('description')}>

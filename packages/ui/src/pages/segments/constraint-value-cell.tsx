@@ -1,9 +1,12 @@
-/** A constraint's value as the constraints table shows it: list items as chips, date-times with their local reading. */
+/** A constraint's value as the constraints table shows it: list items as chips, date-times with their reading in the chosen time zone. */
 import type { Constraint } from '@ensign/core';
+import { useTimeZone } from '../../hooks/time-zone.js';
 import { decodeList } from '../../lib/constraint-draft.js';
 import { valueKind } from '../../lib/constraint-operators.js';
+import { formatReadable } from '../../lib/time-format.js';
 
 export function ConstraintValueCell({ constraint }: { constraint: Constraint }) {
+  const zone = useTimeZone();
   const kind = valueKind(constraint.type, constraint.operator);
   if (kind === 'none' || constraint.value === '') return <span className="muted" aria-label="No value">—</span>;
   if (kind === 'list') {
@@ -23,7 +26,7 @@ export function ConstraintValueCell({ constraint }: { constraint: Constraint }) 
     return (
       <span>
         <code>{constraint.value}</code>
-        {!Number.isNaN(at) && <span className="muted value-local">{new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</span>}
+        {!Number.isNaN(at) && <span className="muted value-local">{formatReadable(at, zone)}</span>}
       </span>
     );
   }

@@ -18,6 +18,7 @@ import { paths, useNamespace } from '../../layout/namespace.js';
 import { SEGMENT_HISTORY_TYPES } from '../../lib/change-summary.js';
 import { matchTypeLabel } from '../../lib/segment-search.js';
 import { shownError } from '../../api/user-error.js';
+import { CopySegmentAction } from './copy-segment-dialog.js';
 import { ConstraintsCard } from './constraints-card.js';
 import { SegmentDetailsCard } from './segment-details-card.js';
 import { UsedByCard } from './used-by-card.js';
@@ -81,9 +82,12 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
       <PageHeader
         title={data.name}
         actions={
-          <button type="button" className="button button-danger" disabled={readOnly.on || remove.isPending} title={readOnly.hint} onClick={() => void askDelete()}>
-            Delete segment
-          </button>
+          <>
+            <CopySegmentAction ns={ns} segment={data} />
+            <button type="button" className="button button-danger" disabled={readOnly.on || remove.isPending} title={readOnly.hint} onClick={() => void askDelete()}>
+              Delete segment
+            </button>
+          </>
         }
       >
         <p className="page-subtitle segment-subtitle">

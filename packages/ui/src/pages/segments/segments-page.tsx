@@ -1,6 +1,7 @@
 /** The segments of a namespace: searched and paged in the browser, with the "New segment" dialog. */
+import type { Segment } from '@ensign/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { segments } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
@@ -9,13 +10,56 @@ import { Pager } from '../../components/pager.js';
 import { EmptyState, ErrorBanner, Loading } from '../../components/status.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
 import { matchTypeLabel, searchSegments } from '../../lib/segment-search.js';
-import { relativeTime } from '../../lib/relative-time.js';
+import { absoluteTime, relativeTime } from '../../lib/relative-time.js';
 import { NewSegmentDialog } from './new-segment-dialog.js';
 import './segments.css';
 import { useAddressText } from '../../hooks/address-text.js';
 import { useReadOnly } from '../../hooks/read-only.js';
+import { useTimeZone } from '../../hooks/time-zone.js';
 
 const PAGE_SIZE = 25;
+
+/** One page of segments; memoized, so a key typed in the search re-renders the field and not the table. */
+const SegmentsTable = memo(function SegmentsTable({ ns, shown }: { ns: string; shown: readonly Segment[] }) {
+  const zone = useTimeZone();
+  const now = Date.now();
+  return (
+    <div className="table-wrap">
+      <table className="table table-stacked segments-table">
+        <thead>
+          <tr>
+            <th scope="col">Segment</th>
+            <th scope="col">Match</th>
+            <th scope="col">Constraints</th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((segment) => (
+            <tr key={segment.key}>
+              <td data-label="Segment">
+                <Link className="segment-link" to={paths.segment(ns, segment.key)}>
+                  {segment.name}
+                </Link>
+                <div className="mono muted">{segment.key}</div>
+                {segment.description !== '' && <div className="segment-description muted">{segment.description}</div>}
+              </td>
+              <td data-label="Match">
+                <span className={segment.matchType === 'ANY_MATCH_TYPE' ? 'badge badge-warning' : 'badge badge-accent'}>{matchTypeLabel(segment.matchType)}</span>
+              </td>
+              <td data-label="Constraints">{segment.constraints.length}</td>
+              <td data-label="Updated">
+                <time dateTime={segment.updatedAt} title={absoluteTime(segment.updatedAt, zone)}>
+                  {relativeTime(segment.updatedAt, now)}
+                </time>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+});
 
 export function SegmentsPage() {
   const ns = useNamespace();
@@ -36,11 +80,12 @@ export function SegmentsPage() {
     </button>
   );
 
-  const all = list.data ?? [];
-  const found = searchSegments(all, query);
+  const all = useMemo(() => list.data ?? [], [list.data]);
+  // The list follows the search a moment after the field, so a key never waits for the table.
+  const search = useDeferredValue(query);
+  const found = useMemo(() => searchSegments(all, search), [all, search]);
   const current = Math.min(page, Math.max(0, Math.ceil(found.length / PAGE_SIZE) - 1));
-  const shown = found.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE);
-  const now = Date.now();
+  const shown = useMemo(() => found.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE), [found, current]);
 
   return (
     <>
@@ -82,40 +127,7 @@ export function SegmentsPage() {
                 }
               />
             ) : (
-              <div className="table-wrap">
-                <table className="table table-stacked segments-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Segment</th>
-                      <th scope="col">Match</th>
-                      <th scope="col">Constraints</th>
-                      <th scope="col">Updated</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {shown.map((segment) => (
-                      <tr key={segment.key}>
-                        <td data-label="Segment">
-                          <Link className="segment-link" to={paths.segment(ns, segment.key)}>
-                            {segment.name}
-                          </Link>
-                          <div className="mono muted">{segment.key}</div>
-                          {segment.description !== '' && <div className="segment-description muted">{segment.description}</div>}
-                        </td>
-                        <td data-label="Match">
-                          <span className={segment.matchType === 'ANY_MATCH_TYPE' ? 'badge badge-warning' : 'badge badge-accent'}>{matchTypeLabel(segment.matchType)}</span>
-                        </td>
-                        <td data-label="Constraints">{segment.constraints.length}</td>
-                        <td data-label="Updated">
-                          <time dateTime={segment.updatedAt} title={new Date(segment.updatedAt).toLocaleString()}>
-                            {relativeTime(segment.updatedAt, now)}
-                          </time>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <SegmentsTable ns={ns} shown={shown} />
             )}
             <Pager page={current} pageSize={PAGE_SIZE} total={found.length} onPage={setPage} />
           </div>

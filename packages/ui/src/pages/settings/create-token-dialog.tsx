@@ -11,6 +11,7 @@ import { Dialog } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { formErrors } from '../../hooks/form-errors.js';
+import { namespaceLabel } from '../../lib/namespace-label.js';
 import { expiryOf } from '../../lib/token-expiry.js';
 import { ExpiryField } from './expiry-field.js';
 import { TokenReveal } from './token-reveal.js';
@@ -135,7 +136,7 @@ export function CreateTokenDialog({ open, onClose }: { open: boolean; onClose: (
           {namespace !== '' && !(spaces.data ?? []).some((n) => n.key === namespace) && <option value={namespace}>Only {namespace}</option>}
           {(spaces.data ?? []).map((n) => (
             <option key={n.key} value={n.key}>
-              Only {n.name === '' || n.name === n.key ? n.key : `${n.name} (${n.key})`}
+              Only {namespaceLabel(n)}
             </option>
           ))}
         </select>

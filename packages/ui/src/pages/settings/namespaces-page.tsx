@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { namespaces } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { sessionNamespaceOf, useSession } from '../../auth/session.js';
 import { useConfirm } from '../../components/confirm.js';
 import { PageHeader } from '../../components/page-header.js';
 import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
@@ -26,6 +27,7 @@ export function NamespacesPage() {
   const importing = useEditDialog<string>();
   const exporting = useExportNamespace();
   const readOnly = useReadOnly();
+  const scoped = sessionNamespaceOf(useSession().state);
   const list = useQuery({ queryKey: queryKeys.namespaces, queryFn: namespaces.list });
   const queries = useQueryClient();
   const confirm = useConfirm();
@@ -53,14 +55,23 @@ export function NamespacesPage() {
     if (ok) remove.mutate(ns.key);
   };
 
-  const newButton = (
+  // A session held to one namespace may not create another (the service would refuse and end it).
+  const newButton = scoped === undefined && (
     <button type="button" className="button button-primary" disabled={readOnly.on} title={readOnly.hint} onClick={() => dialog.show(undefined)}>
       New namespace
     </button>
   );
   return (
     <>
-      <PageHeader title="Namespaces" subtitle="Each namespace holds its own flags and segments; clients name one when they evaluate." actions={newButton} />
+      <PageHeader
+        title="Namespaces"
+        subtitle={
+          scoped === undefined
+            ? 'Each namespace holds its own flags and segments; clients name one when they evaluate.'
+            : `You signed in with a token limited to the namespace ${scoped}: it is the only one shown.`
+        }
+        actions={newButton || undefined}
+      />
       <ErrorBanner error={remove.error} />
       <NamespaceDialog open={dialog.open} namespace={dialog.item} onClose={dialog.close} />
       <ImportDialog open={importing.open} namespaceKey={importing.item ?? ''} onClose={importing.close} />

@@ -7,13 +7,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { auth } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
-import { useSession } from '../../auth/session.js';
+import { sessionNamespaceOf, useSession } from '../../auth/session.js';
 import { useConfirm } from '../../components/confirm.js';
 import { PageHeader } from '../../components/page-header.js';
 import { Pager } from '../../components/pager.js';
 import { EmptyState, ErrorBanner, Loading } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
-import { type TokenRow, tokenRows } from '../../lib/token-list.js';
+import { type TokenRow, tokenIdOf, tokenRows } from '../../lib/token-list.js';
 import { CreateTokenDialog } from './create-token-dialog.js';
 import { TokensTable } from './tokens-table.js';
 import './tokens-page.css';
@@ -21,6 +21,22 @@ import './tokens-page.css';
 const PAGE_SIZE = 20;
 
 export function TokensPage() {
+  const session = useSession();
+  const scoped = sessionNamespaceOf(session.state);
+  if (scoped !== undefined) {
+    return (
+      <>
+        <PageHeader title="API tokens" />
+        <EmptyState title="Not open to this session">
+          You signed in with a token limited to the namespace {scoped}; API tokens are managed by someone signed in for every namespace.
+        </EmptyState>
+      </>
+    );
+  }
+  return <TokensOfEveryNamespace />;
+}
+
+function TokensOfEveryNamespace() {
   const session = useSession();
   const queries = useQueryClient();
   const confirm = useConfirm();
@@ -33,7 +49,7 @@ export function TokensPage() {
   const tokenMethod = methods.data?.some((m) => m.method === 'METHOD_TOKEN' && m.enabled);
   const rows = useMemo(() => tokenRows(tokens.data ?? [], new Date()), [tokens.data]);
   const shown = rows.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
-  const ownId = session.state.kind === 'signed-in' ? session.state.authentication.id : undefined;
+  const ownId = session.state.kind === 'signed-in' ? tokenIdOf(session.state.authentication) : undefined;
 
   const remove = useMutation({
     mutationFn: (row: TokenRow) => auth.deleteToken(row.id),

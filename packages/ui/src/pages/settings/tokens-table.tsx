@@ -1,14 +1,15 @@
-/** The table of static tokens; on a narrow screen each row becomes a small card. */
+/** The table of static tokens, times in the chosen time zone; on a narrow screen each row becomes a small card. */
 import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
+import { useTimeZone } from '../../hooks/time-zone.js';
+import { formatInstant, formatReadable } from '../../lib/time-format.js';
 import type { TokenRow } from '../../lib/token-list.js';
 import { relativeTime } from '../../lib/token-list.js';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 function When({ date }: { date: Date }) {
+  const zone = useTimeZone();
   return (
-    <time dateTime={date.toISOString()} title={date.toString()}>
-      {dateTime.format(date)}
+    <time dateTime={date.toISOString()} title={formatInstant(date, zone, { seconds: true })}>
+      {formatReadable(date, zone)}
     </time>
   );
 }

@@ -1,7 +1,9 @@
-/** The Usage tab's chart: evaluations per step over the range, in a box of fixed height whatever it holds. */
+/** The Usage tab's chart: evaluations per step over the range (times in the chosen time zone), in a box of fixed height whatever it holds. */
 import { lazy, Suspense, useId, useMemo } from 'react';
 import type { EvaluationTimeline } from '../../../api/endpoints.js';
 import { Loading } from '../../../components/status.js';
+import { useTimeZone } from '../../../hooks/time-zone.js';
+import { zoneAbbreviation } from '../../../lib/time-format.js';
 import { rangeLabel, stepLabel, timelinePoints, type UsageRange } from '../../../lib/usage-range.js';
 
 // Chart.js comes with the tab, not with the first page.
@@ -18,7 +20,9 @@ export interface TimelineCardProps {
 
 export function TimelineCard({ range, timeline, total, pending }: TimelineCardProps) {
   const title = useId();
-  const points = useMemo(() => (timeline === undefined ? undefined : timelinePoints(timeline)), [timeline]);
+  const zone = useTimeZone();
+  const points = useMemo(() => (timeline === undefined ? undefined : timelinePoints(timeline, zone)), [timeline, zone]);
+  const zoneName = zoneAbbreviation(Date.now(), zone);
   const empty = total === 0 && (points ?? []).every((p) => p.count === 0);
   return (
     <section className="card usage-timeline" aria-labelledby={title}>
@@ -26,7 +30,7 @@ export function TimelineCard({ range, timeline, total, pending }: TimelineCardPr
         <div>
           <h2 id={title}>Evaluations</h2>
           <p>
-            Last {rangeLabel(range)}, {stepLabel(range)}
+            Last {rangeLabel(range)}, {stepLabel(range)}, times in {zoneName}
           </p>
         </div>
       </div>

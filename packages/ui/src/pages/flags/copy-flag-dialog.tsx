@@ -1,0 +1,35 @@
+/**
+ * "Copy to namespace…" on a flag's page: the flag with its variants and default variant, its name,
+ * description, state and metadata, into another namespace (Flipt's UI copies the same). Rules and
+ * rollouts stay behind: they name segments the other namespace may not have.
+ */
+import type { Flag } from '@ensign/core';
+import { CopyToNamespaceButton } from '../../components/copy-to-namespace-dialog.js';
+
+const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** What the copy of `flag` takes along, in a sentence. */
+function takenAlong(flag: Flag): string {
+  if (flag.type === 'BOOLEAN_FLAG_TYPE') return 'its name, description, state and metadata';
+  const variants = plural(flag.variants.length, 'variant');
+  return `its ${variants}${flag.defaultVariant === undefined ? '' : ` (default “${flag.defaultVariant.key}”)`}, name, description, state and metadata`;
+}
+
+export function CopyFlagAction({ ns, flag }: { ns: string; flag: Flag }) {
+  return (
+    <CopyToNamespaceButton
+      ns={ns}
+      source={{ kind: 'flag', flag }}
+      about={
+        <>
+          <p>
+            Creates flag <code>{flag.key}</code> in another namespace with {takenAlong(flag)}.
+          </p>
+          <p className="notice" role="note">
+            Rules and rollouts are not copied. They use segments the other namespace may not have: add them there after copying.
+          </p>
+        </>
+      }
+    />
+  );
+}
