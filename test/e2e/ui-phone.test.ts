@@ -64,6 +64,7 @@ const MAIN_PAGES: MainPage[] = [
   { name: 'activity', path: `/namespaces/${NS}/activity`, ready: (p) => p.getByRole('list', { name: 'Changes' }) },
   { name: 'namespaces', path: '/settings/namespaces', ready: (p) => p.locator('main').getByText(NS, { exact: true }) },
   { name: 'tokens', path: '/settings/tokens', ready: (p) => p.getByText('storefront-deployment-pipeline-for-the-european-region') },
+  { name: 'preferences', path: '/settings/preferences', ready: (p) => p.getByRole('radio', { name: 'UTC', exact: true }) },
 ];
 
 const open = (t: ExecutionContext, path: string, options?: PageOptions) => openPage(t, ui.browser, `${ui.server.baseUrl}${path}`, options);
