@@ -15,6 +15,11 @@ export interface SegmentChoice {
 
 /** Lists with more segments than this get a filter box. */
 const FILTER_FROM = 8;
+/**
+ * At most this many segments not chosen are listed at once (the chosen ones always are): a long
+ * list is found by filtering, and a key typed into the filter never re-renders thousands of rows.
+ */
+const LISTED_AT_MOST = 50;
 
 export function SegmentPicker({ ns, segments, value, onChange, error }: { ns: string; segments: readonly Segment[]; value: SegmentChoice; onChange: (value: SegmentChoice) => void; error?: string | undefined }) {
   const id = useId();
@@ -29,7 +34,11 @@ export function SegmentPicker({ ns, segments, value, onChange, error }: { ns: st
   const known = new Set(segments.map((s) => s.key));
   const gone = value.keys.filter((key) => !known.has(key));
   const needle = filter.trim().toLowerCase();
-  const shown = needle === '' ? segments : segments.filter((s) => value.keys.includes(s.key) || `${s.key} ${s.name}`.toLowerCase().includes(needle));
+  const chosen = new Set(value.keys);
+  const matches = needle === '' ? segments : segments.filter((s) => chosen.has(s.key) || `${s.key} ${s.name}`.toLowerCase().includes(needle));
+  let room = LISTED_AT_MOST;
+  const shown = matches.length <= LISTED_AT_MOST ? matches : matches.filter((s) => chosen.has(s.key) || room-- > 0);
+  const unlisted = matches.length - shown.length;
   const toggle = (key: string, on: boolean) => onChange({ ...value, keys: on ? [...value.keys, key] : value.keys.filter((k) => k !== key) });
 
   return (
@@ -49,7 +58,7 @@ export function SegmentPicker({ ns, segments, value, onChange, error }: { ns: st
           ))}
           {shown.map((s) => (
             <label key={s.key} className="segment-option">
-              <input type="checkbox" checked={value.keys.includes(s.key)} onChange={(e) => toggle(s.key, e.target.checked)} />
+              <input type="checkbox" checked={chosen.has(s.key)} onChange={(e) => toggle(s.key, e.target.checked)} />
               <code>{s.key}</code>
               {s.name !== '' && s.name !== s.key && (
                 <span className="muted" aria-hidden="true">
@@ -59,6 +68,12 @@ export function SegmentPicker({ ns, segments, value, onChange, error }: { ns: st
             </label>
           ))}
           {shown.length === 0 && <p className="muted">No segment matches “{filter}”.</p>}
+          {unlisted > 0 && (
+            <p className="muted" role="status">
+              {unlisted.toLocaleString()} more {needle === '' ? '' : 'matching '}
+              {unlisted === 1 ? 'segment is' : 'segments are'} not listed: type in the filter to find one.
+            </p>
+          )}
         </div>
       </fieldset>
       <FieldError id={`${id}-error`} error={error} />
