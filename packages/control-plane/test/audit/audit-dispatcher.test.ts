@@ -21,15 +21,6 @@ function trail(t: ExecutionContext, { url, maxBackoffMs = 2_000, timeoutMs, fetc
   return { audit, lines, registry };
 }
 
-/** How long each `record` call took, in ms. */
-function timedRecords(record: (c: ChangeRecord) => void, changes: ChangeRecord[]): number[] {
-  return changes.map((change) => {
-    const started = performance.now();
-    record(change);
-    return performance.now() - started;
-  });
-}
-
 const flags = (n: number, prefix = 'f') => Array.from({ length: n }, (_, i) => flagCreated(`${prefix}${i}`, i + 1));
 
 async function until(condition: () => boolean, ms = 3_000): Promise<void> {
@@ -52,8 +43,8 @@ test('a receiver answering 500 a few times gets every event exactly once, in com
 
 test('a receiver that is down never slows record; its events are failed, counted and logged after the backoff budget', async (t) => {
   const { audit, lines, registry } = trail(t, { url: await deadUrl(), maxBackoffMs: 300, buffer: { capacity: 2, flushPeriodMs: 60_000 } });
-  const took = timedRecords((c) => audit.record(c), flags(2));
-  t.true(Math.max(...took) < 5, `record took ${took.join(', ')} ms`);
+  for (const change of flags(2)) t.is(audit.record(change) as unknown, undefined, 'record hands back nothing to wait for');
+  t.is(lines.filter((l) => l.msg === 'audit event not delivered; given up').length, 0, 'both records returned before delivery gave up');
   const started = Date.now();
   await audit.flush();
   t.true(Date.now() - started >= 300, 'given up only once the backoff budget is spent');
@@ -70,25 +61,24 @@ test('a receiver that is down never slows record; its events are failed, counted
   );
 });
 
-test('a receiver that hangs: each attempt times out, record stays fast, the events end up failed', async (t) => {
+test('a receiver that hangs: each attempt times out, record never waits for it, the events end up failed', async (t) => {
   const receiver = await startReceiver(() => 'hang');
   t.teardown(() => receiver.close());
   const { audit, lines, registry } = trail(t, { url: receiver.url, maxBackoffMs: 250, timeoutMs: 100, buffer: { capacity: 2, flushPeriodMs: 60_000 } });
-  const took = timedRecords((c) => audit.record(c), flags(2));
-  t.true(Math.max(...took) < 5, `record took ${took.join(', ')} ms`);
+  for (const change of flags(2)) t.is(audit.record(change) as unknown, undefined, 'record hands back nothing to wait for');
+  t.is(receiver.requests.length, 0, 'both records returned before anything was sent (the buffer is full, so sending starts)');
   await audit.flush();
   t.is((await outcomes(registry, 'webhook')).failed, 2);
   t.is(lines.filter((l) => l.msg === 'audit event not delivered; given up').length, 2);
   t.true(receiver.requests.length >= 4);
 });
 
-test('thousands of records against a hanging receiver cost microseconds each; close gives up on time and reports the rest', async (t) => {
+test('thousands of records against a hanging receiver never wait for it; close gives up on time and reports the rest', async (t) => {
   const receiver = await startReceiver(() => 'hang');
   t.teardown(() => receiver.close());
   const { audit, lines, registry } = trail(t, { url: receiver.url, timeoutMs: 5_000, buffer: { capacity: 10, flushPeriodMs: 60_000 } });
-  const took = timedRecords((c) => audit.record(c), flags(2_000));
-  const total = took.reduce((a, b) => a + b, 0);
-  t.true(total / took.length < 1, `mean ${total / took.length} ms`);
+  for (const change of flags(2_000)) audit.record(change);
+  t.is(receiver.requests.length, 0, 'all 2,000 records returned before anything reached the receiver');
   const started = Date.now();
   await audit.close(200);
   t.true(Date.now() - started < 1_000, 'close waits at most its timeout');
