@@ -26,7 +26,7 @@ import {
   refusedAsExisting,
   UNEXPECTED_PREVIEW,
 } from '../lib/copy-document.js';
-import { Dialog } from './dialog.js';
+import { Dialog, DialogButtons } from './dialog.js';
 import { Field } from './field.js';
 import { ErrorBanner, Loading, MessageText } from './status.js';
 
@@ -119,14 +119,7 @@ export function CopyToNamespaceDialog({ open, onClose, ns, source, about }: Copy
             Done
           </button>
         ) : (
-          <>
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button-primary" disabled={target === undefined || run.isPending}>
-              {run.isPending ? 'Copying…' : `Copy ${noun}`}
-            </button>
-          </>
+          <DialogButtons onCancel={onClose} label={`Copy ${noun}`} busy={run.isPending} busyLabel="Copying…" disabled={target === undefined || run.isPending} />
         )
       }
     >

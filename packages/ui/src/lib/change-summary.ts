@@ -3,6 +3,7 @@
  * it, and the flag or segment it belongs to.
  */
 import type { Actor, ChangeAction, ChangeRecord, ChangeResource } from '@ensign/core';
+import { countNoun } from './count-noun.js';
 import { collectLabels, isRecord, type Labels, nameOf, segmentsOf } from './change-labels.js';
 
 /** The change types of a flag's history: the flag and what hangs off it. */
@@ -16,7 +17,7 @@ type Change = Pick<ChangeRecord, 'resource' | 'action' | 'before' | 'after'>;
 
 const field = (value: unknown, name: string): string => (isRecord(value) && typeof value[name] === 'string' ? value[name] : '');
 
-const count = (n: unknown, noun: string): string => `${typeof n === 'number' ? n : 0} ${noun}${n === 1 ? '' : 's'}`;
+const count = (n: unknown, noun: string): string => countNoun(typeof n === 'number' ? n : 0, noun);
 
 /** "Imported 2 flags and 1 segment, replacing everything": an import is one change on the namespace, its counts in `after.import`. */
 function describeImport(after: unknown): string {

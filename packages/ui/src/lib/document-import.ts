@@ -2,6 +2,7 @@
  * Importing a Flipt document into a namespace: the choices the dialog offers, the request they
  * make, and the preview the service answers, in words.
  */
+import { countNoun } from './count-noun.js';
 
 /** How an import treats the flags and segments a namespace already holds. */
 export type ImportMode = 'add' | 'skip-existing' | 'replace';
@@ -73,7 +74,6 @@ export function previewSections(summary: ImportSummary): PreviewSection[] {
   return sections;
 }
 
-const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** One sentence for the preview or the result: "2 flags created, 1 deleted; 1 segment created". */
 export function previewHeadline(summary: ImportSummary): string {
@@ -82,7 +82,7 @@ export function previewHeadline(summary: ImportSummary): string {
     const changed = (['created', 'updated', 'deleted'] as const).filter((change) => summary[what][change].length > 0);
     if (changed.length === 0) continue;
     const [first, ...rest] = changed.map((change) => [summary[what][change].length, change] as const);
-    parts.push([`${count(first![0], noun)} ${first![1]}`, ...rest.map(([n, change]) => `${n} ${change}`)].join(', '));
+    parts.push([`${countNoun(first![0], noun)} ${first![1]}`, ...rest.map(([n, change]) => `${n} ${change}`)].join(', '));
   }
   return parts.length === 0 ? 'No changes' : parts.join('; ');
 }

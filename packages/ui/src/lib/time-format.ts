@@ -3,8 +3,7 @@
  * named after it: `2026-05-10 07:57 EDT`, `2026-05-10 11:57:31 UTC`, `May 10, 2026, 7:57 AM EDT`.
  * Everything takes the zone explicitly, so the output never depends on the machine running it.
  */
-
-type Fields = { year: string; month: string; day: string; hour: string; minute: string; second: string };
+import { pad, wallFields } from './zoned-datetime.js';
 
 const cache = new Map<string, Intl.DateTimeFormat>();
 
@@ -24,14 +23,6 @@ function instantOf(at: string | number | Date): number {
   if (at instanceof Date) return at.getTime();
   if (typeof at === 'number') return at;
   return Date.parse(at);
-}
-
-const NUMERIC: Intl.DateTimeFormatOptions = { hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' };
-
-function fieldsOf(instant: number, timeZone: string): Fields {
-  const parts = formatter('en-US', timeZone, NUMERIC).formatToParts(new Date(instant));
-  const get = (type: keyof Fields): string => parts.find((p) => p.type === type)?.value ?? '00';
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
 }
 
 const zoneNameIn = (locale: string, instant: number, timeZone: string): string =>
@@ -59,11 +50,9 @@ export function zoneAbbreviation(instant: number, timeZone: string): string {
 export function formatInstant(at: string | number | Date, timeZone: string, options: { seconds?: boolean } = {}): string {
   const instant = instantOf(at);
   if (Number.isNaN(instant)) return typeof at === 'string' ? at : '';
-  const f = fieldsOf(instant, timeZone);
-  // Some runtimes write midnight as 24 with h23; it is 00.
-  const hour = f.hour === '24' ? '00' : f.hour;
-  const time = options.seconds === true ? `${hour}:${f.minute}:${f.second}` : `${hour}:${f.minute}`;
-  return `${f.year}-${f.month}-${f.day} ${time} ${zoneAbbreviation(instant, timeZone)}`;
+  const [year, month, day, hour, minute, second] = wallFields(instant, timeZone);
+  const time = options.seconds === true ? `${pad(hour)}:${pad(minute)}:${pad(second)}` : `${pad(hour)}:${pad(minute)}`;
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)} ${time} ${zoneAbbreviation(instant, timeZone)}`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * `invalid field key: must not be empty` or `flag "ns/key" is not unique`) turned into sentences
  * that say what to do, with links to the resources they name.
  */
+import { countNoun } from './count-noun.js';
 
 /** A page a message links to. */
 export type MessageTarget =
@@ -77,10 +78,9 @@ function fieldReason(field: string, reason: string): string {
 function countOfUses(uses: readonly SegmentUse[]): string {
   const rules = uses.filter((use) => use.kind === 'rule').length;
   const rollouts = uses.length - rules;
-  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (rollouts === 0) return count(rules, 'rule');
-  if (rules === 0) return count(rollouts, 'rollout');
-  return `${count(rules, 'rule')} and ${count(rollouts, 'rollout')}`;
+  if (rollouts === 0) return countNoun(rules, 'rule');
+  if (rules === 0) return countNoun(rollouts, 'rollout');
+  return `${countNoun(rules, 'rule')} and ${countNoun(rollouts, 'rollout')}`;
 }
 
 function segmentInUse(ns: string, key: string, uses: readonly SegmentUse[] | undefined): UserMessage {

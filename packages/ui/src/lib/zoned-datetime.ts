@@ -26,11 +26,12 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The wall-clock fields of `instant` in `timeZone`. */
-function wallFields(instant: number, timeZone: string): [number, number, number, number, number, number] {
+/** The wall-clock fields of `instant` in `timeZone`: year, month (1–12), day, hour (0–23), minute, second. */
+export function wallFields(instant: number, timeZone: string): [number, number, number, number, number, number] {
   const parts = formatterFor(timeZone).formatToParts(new Date(instant));
   const get = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return [get('year'), get('month'), get('day'), get('hour'), get('minute'), get('second')];
+  // Some runtimes write midnight as 24 even with h23; it is 0.
+  return [get('year'), get('month'), get('day'), get('hour') % 24, get('minute'), get('second')];
 }
 
 /** How far `timeZone` is ahead of UTC at `instant`, in milliseconds. */
@@ -40,7 +41,8 @@ function offsetAt(instant: number, timeZone: string): number {
   return Date.UTC(y, mo - 1, d, h, mi, s) - whole;
 }
 
-const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+/** `n` with leading zeros to `width` digits. */
+export const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /** Whether `timeZone` is one this runtime knows. */
 export function isKnownTimeZone(timeZone: string): boolean {

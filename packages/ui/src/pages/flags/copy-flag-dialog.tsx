@@ -5,13 +5,12 @@
  */
 import type { Flag } from '@ensign/core';
 import { CopyToNamespaceButton } from '../../components/copy-to-namespace-dialog.js';
-
-const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+import { countNoun } from '../../lib/count-noun.js';
 
 /** What the copy of `flag` takes along, in a sentence. */
 function takenAlong(flag: Flag): string {
   if (flag.type === 'BOOLEAN_FLAG_TYPE') return 'its name, description, state and metadata';
-  const variants = plural(flag.variants.length, 'variant');
+  const variants = countNoun(flag.variants.length, 'variant');
   return `its ${variants}${flag.defaultVariant === undefined ? '' : ` (default “${flag.defaultVariant.key}”)`}, name, description, state and metadata`;
 }
 
