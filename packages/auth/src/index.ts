@@ -32,6 +32,7 @@ export {
   csrfTokenFor,
   isStateChanging,
   sessionCookie,
+  sessionCsrfToken,
   STATE_COOKIE,
   stateCookie,
 } from './session.js';

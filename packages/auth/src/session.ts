@@ -34,6 +34,11 @@ export interface SessionSettings {
 export const csrfTokenFor = (clientToken: string, key: string): string =>
   createHmac('sha256', key === '' ? DEFAULT_CSRF_KEY : key).update(clientToken, 'utf8').digest('base64url');
 
+/** The CSRF token of the caller's browser session; undefined for a caller that is no cookie session (bearer, JWT, none). */
+export function sessionCsrfToken(caller: Caller | undefined, key: string): string | undefined {
+  return caller?.via === 'cookie' && caller.clientToken !== undefined ? csrfTokenFor(caller.clientToken, key) : undefined;
+}
+
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
 /** Methods that change state and so need a CSRF token when sent by a browser session. */

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Code } from '@ensign/core';
-import { assertCsrf, clearedSessionCookies, cookieDomain, csrfMatches, csrfTokenFor, sessionCookie, stateCookie, type Caller, type SessionSettings } from '../src/index.js';
+import { assertCsrf, clearedSessionCookies, cookieDomain, csrfMatches, csrfTokenFor, sessionCookie, sessionCsrfToken, stateCookie, type Caller, type SessionSettings } from '../src/index.js';
 
 const settings: SessionSettings = { domain: 'https://flags.example.com:8443', secure: true, tokenLifetimeMs: 86_400_000, stateLifetimeMs: 600_000, csrfKey: '' };
 const cookieCaller: Caller = { method: 'METHOD_OIDC', via: 'cookie', clientToken: 'session-token' };
@@ -63,4 +63,12 @@ test('cookie domains drop scheme, port and path, and localhost means none', (t) 
   t.is(cookieDomain('a.example.com'), 'a.example.com');
   t.is(cookieDomain('http://localhost:8080'), undefined);
   t.is(cookieDomain(''), undefined);
+});
+
+test('a session learns its CSRF token only when it is a cookie session', (t) => {
+  const key = 'k';
+  t.is(sessionCsrfToken({ method: 'METHOD_OIDC', via: 'cookie', clientToken: 'ct' }, key), csrfTokenFor('ct', key));
+  t.is(sessionCsrfToken({ method: 'METHOD_TOKEN', via: 'bearer', clientToken: 'ct' }, key), undefined, 'a bearer caller needs none');
+  t.is(sessionCsrfToken({ method: 'METHOD_JWT', via: 'jwt' }, key), undefined);
+  t.is(sessionCsrfToken(undefined, key), undefined);
 });

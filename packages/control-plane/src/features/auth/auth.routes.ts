@@ -3,7 +3,7 @@
  * method. The authentication middleware has already resolved `ctx.state.caller` (and refused
  * namespace-scoped tokens and cookie writes without a CSRF token).
  */
-import { type Caller, CSRF_HEADER, clearedSessionCookies, csrfTokenFor, type SessionSettings } from '@ensign/auth';
+import { type Caller, CSRF_HEADER, clearedSessionCookies, type SessionSettings, sessionCsrfToken } from '@ensign/auth';
 import { invalid, unauthenticated } from '@ensign/core';
 import { forwardedPrefix } from '../../auth/forwarded-prefix.js';
 import type { AppContext, AppRouter } from '../../http/app-state.js';
@@ -38,7 +38,8 @@ export function registerAuthRoutes(router: AppRouter, options: AuthRoutesOptions
     const caller = callerOf(ctx);
     if (caller.authentication === undefined) throw unauthenticated();
     // A browser session learns its CSRF token here; only same-origin script can read it.
-    if (caller.via === 'cookie' && caller.clientToken !== undefined) ctx.set(CSRF_HEADER, csrfTokenFor(caller.clientToken, session.csrfKey));
+    const csrf = sessionCsrfToken(caller, session.csrfKey);
+    if (csrf !== undefined) ctx.set(CSRF_HEADER, csrf);
     sendJson(ctx, authenticationJson(caller.authentication));
   });
 

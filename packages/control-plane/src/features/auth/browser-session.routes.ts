@@ -17,10 +17,10 @@ import {
   type Credential,
   CSRF_HEADER,
   clearedSessionCookies,
-  csrfTokenFor,
   extractCredential,
   type SessionSettings,
   sessionCookie,
+  sessionCsrfToken,
 } from '@ensign/auth';
 import { Code, isAppError, permissionDenied, readString, emptyField, unauthenticated } from '@ensign/core';
 import type { AppContext, AppRouter } from '../../http/app-state.js';
@@ -66,7 +66,8 @@ export function registerBrowserSessionRoutes(router: AppRouter, options: Browser
     for (const cookie of clearedSessionCookies(session)) ctx.append('Set-Cookie', cookie);
   };
   const describe = (ctx: AppContext, caller: Caller | undefined, ended = false) => {
-    if (caller?.via === 'cookie' && caller.clientToken !== undefined) ctx.set(CSRF_HEADER, csrfTokenFor(caller.clientToken, session.csrfKey));
+    const csrf = sessionCsrfToken(caller, session.csrfKey);
+    if (csrf !== undefined) ctx.set(CSRF_HEADER, csrf);
     sendJson(ctx, {
       signInRequired: policy.guards('management'),
       signedIn: caller?.authentication !== undefined,
