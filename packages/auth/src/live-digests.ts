@@ -3,7 +3,7 @@
  * every change to authentications and periodically (changes made through other control planes),
  * and handed to whoever publishes it to the evaluators.
  */
-import { isNewer, KeyedLanes } from '@ensign/core';
+import { isNewer, KeyedLanes, PeriodicTask } from '@ensign/core';
 import type { LiveDigest } from './authentication-store.js';
 import type { DigestSet } from './digest-set.js';
 import { digestSetOf, EMPTY_DIGEST_SET } from './digest-set.js';
@@ -11,6 +11,8 @@ import { digestSetOf, EMPTY_DIGEST_SET } from './digest-set.js';
 /** Where live digests are read from (the store's authentications). */
 export interface LiveDigestSource {
   listLiveDigests(now: Date): Promise<LiveDigest[]>;
+  /** Changes whenever an authentication is created, changed or deleted, by anyone (one cheap query). */
+  digestsFingerprint?(): Promise<string>;
 }
 
 /** The logger calls it makes; a pino logger satisfies it. */
@@ -23,6 +25,11 @@ export interface LiveDigestsOptions {
   logger: DigestLogger;
   /** Periodic reload; 0 = only on `refresh`. */
   intervalMs: number;
+  /**
+   * How often the source's fingerprint is read (0 or no fingerprint = never): a change made
+   * through another server sharing the database reloads the set then, bus or no bus.
+   */
+  checkIntervalMs?: number;
   /**
    * Publishes loaded sets, stamped with when they were read. It runs in the background, one at a
    * time and only the latest, so a bus that is down never holds up the request that changed a token.
@@ -41,6 +48,9 @@ export class LiveDigests {
   private waiters: Array<{ generation: number; resolve: () => void; reject: (err: unknown) => void }> = [];
   private loading: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private check: PeriodicTask | undefined;
+  private fingerprint: string | undefined;
+  private checkFailing = false;
   /** Publishing, one at a time and only the latest set (a burst of reloads folds into one publish). */
   private readonly publishing = new KeyedLanes();
   private readonly now: () => number;
@@ -75,8 +85,9 @@ export class LiveDigests {
     this.loadedAtMs = loadedAtMs;
   }
 
-  /** Starts the periodic reload. */
+  /** Starts the periodic reload and the fingerprint check. */
   start(): void {
+    this.startCheck();
     if (this.options.intervalMs <= 0 || this.timer !== undefined) return;
     this.timer = setInterval(() => {
       this.refresh().catch((err: unknown) => this.options.logger.warn({ err }, 'reloading the live token digests failed'));
@@ -87,7 +98,32 @@ export class LiveDigests {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.check?.stop();
+    this.check = undefined;
     await this.loading?.catch(() => undefined);
+  }
+
+  private startCheck(): void {
+    const { checkIntervalMs = 0, source, logger } = this.options;
+    const read = source.digestsFingerprint?.bind(source);
+    if (checkIntervalMs <= 0 || read === undefined || this.check !== undefined) return;
+    this.check = new PeriodicTask(
+      checkIntervalMs,
+      async () => {
+        const now = await read();
+        this.checkFailing = false;
+        const before = this.fingerprint;
+        this.fingerprint = now;
+        // Read before the reload, so a change made during it shows at the next check.
+        if (before !== now) await this.refresh();
+      },
+      (err) => {
+        // An outage is logged once, not every check.
+        if (!this.checkFailing) logger.warn({ err }, 'checking the authentications for changes failed');
+        this.checkFailing = true;
+      },
+    );
+    this.check.start(true);
   }
 
   /** Loads until every request is answered by a load that began after it (one load answers all made before it began). */

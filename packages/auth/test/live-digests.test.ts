@@ -1,6 +1,7 @@
 import test from 'ava';
 import { digestOf, issueToken, LiveDigests, type DigestSet } from '../src/index.js';
 import { MemoryAuthenticationStore } from './helpers/memory-authentication-store.js';
+import { eventually } from '@ensign/testkit';
 
 const quiet = { warn: () => undefined };
 
@@ -80,4 +81,30 @@ test('a publish that hangs (the bus is down) holds up no refresh, and only the l
   release();
   await live.published();
   t.deepEqual(calls, [0, 2], 'the intermediate set is skipped');
+});
+
+test('a change seen in the source\'s fingerprint reloads the set without waiting for the periodic reload', async (t) => {
+  const store = new MemoryAuthenticationStore();
+  // Another server's writes show only in what the fingerprint reads.
+  const source = { listLiveDigests: (now: Date) => store.listLiveDigests(now), digestsFingerprint: async () => String(store.rows.size) };
+  const live = new LiveDigests({ source, logger: quiet, intervalMs: 0, checkIntervalMs: 10 });
+  await live.refresh();
+  live.start();
+  t.teardown(() => live.stop());
+  const a = await issueToken(store, { name: 'elsewhere', description: '' });
+  t.true(await eventually(() => live.current().has(digestOf(a.clientToken))));
+  await store.delete(a.authentication.id);
+  t.true(await eventually(() => !live.current().has(digestOf(a.clientToken))));
+});
+
+test('a fingerprint that cannot be read is logged once while it lasts', async (t) => {
+  const store = new MemoryAuthenticationStore();
+  const warnings: string[] = [];
+  let reads = 0;
+  const source = { listLiveDigests: (now: Date) => store.listLiveDigests(now), digestsFingerprint: () => (++reads, Promise.reject(new Error('database down'))) };
+  const live = new LiveDigests({ source, logger: { warn: (_o, msg) => void warnings.push(msg) }, intervalMs: 0, checkIntervalMs: 5 });
+  live.start();
+  t.teardown(() => live.stop());
+  t.true(await eventually(() => reads >= 4));
+  t.deepEqual(warnings, ['checking the authentications for changes failed']);
 });

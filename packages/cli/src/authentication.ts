@@ -122,6 +122,8 @@ export function createServerAuthentication(options: ServerAuthenticationOptions)
     source: authentications,
     logger,
     intervalMs: config.nats.reconcile_interval,
+    // Tokens created or deleted through other servers on the same database, without waiting for the reload.
+    checkIntervalMs: config.db.poll_interval,
     ...(bus === undefined ? {} : { publish: (set, loadedAtMs) => bus.publishDigests(set, loadedAtMs) }),
   });
   const refresh = (): Promise<void> => live.refresh();

@@ -25,6 +25,8 @@ export { SnapshotPipeline } from './snapshots/snapshot-pipeline.js';
 export type { PipelineBus, PipelineHolder, SnapshotPipelineOptions, SnapshotStateReader } from './snapshots/snapshot-pipeline.js';
 export type { PublishCounts, PublishingBus } from './snapshots/bus-publisher.js';
 export { SnapshotReconciler } from './snapshots/snapshot-reconciler.js';
+export { RevisionPoll } from './snapshots/revision-poll.js';
+export type { RevisionPollOptions } from './snapshots/revision-poll.js';
 export type { ReconciledBus, ReconcileResult, SnapshotReconcilerOptions } from './snapshots/snapshot-reconciler.js';
 export { createMetricsRegistry } from './metrics/metrics-registry.js';
 export { registerWriteMetrics } from './metrics/write.metrics.js';

@@ -2,7 +2,7 @@
 import test from 'ava';
 import { pino } from 'pino';
 import { AnalyticsRetention } from '../src/index.js';
-import { eventually } from './eventually.js';
+import { eventually } from '@ensign/testkit';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-26T12:00:00Z');

@@ -82,4 +82,4 @@ export async function closedPort(): Promise<number> {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
-export { eventually } from './eventually.js';
+export { eventually } from '@ensign/testkit';

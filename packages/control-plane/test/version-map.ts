@@ -21,6 +21,9 @@ export class VersionMap implements PipelineHolder {
     this.held.delete(key);
     this.removedAt.set(key, revision);
   }
+  revisions(): Map<string, number> {
+    return new Map(Array.from(this.held, ([key, version]) => [key, version.revision]));
+  }
   drop(key: string): void {
     this.held.delete(key);
   }

@@ -36,6 +36,11 @@ export class InProcessSnapshotSource implements SnapshotSource, VersionHolder {
     return this.held.get(namespaceKey)?.revision ?? this.removedAt.get(namespaceKey);
   }
 
+  /** Every namespace held, with its revision. */
+  revisions(): Map<string, number> {
+    return new Map(Array.from(this.held, ([key, version]) => [key, version.revision]));
+  }
+
   /** Holds a version unless one at least as new is held; returns whether it was taken. */
   offer(version: SnapshotVersion): boolean {
     const key = version.namespaceKey;

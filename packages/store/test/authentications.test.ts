@@ -224,6 +224,30 @@ for (const dialect of TEST_DIALECTS) {
     });
   });
 
+  test(`${dialect}: the digests' fingerprint moves with every create, expiry and delete, as any store on the database reads it`, async (t) => {
+    await withOwnStore(dialect, steppingClock(), async (store, url) => {
+      const other = await openStore({ url });
+      try {
+        const empty = await store.authentications.digestsFingerprint();
+        t.is(await other.authentications.digestsFingerprint(), empty, 'an unchanged table reads the same');
+        const seen = [empty];
+        const created = await store.authentications.create(token());
+        seen.push(await other.authentications.digestsFingerprint());
+        await store.authentications.expire(created.id, at('2031-01-01T00:00:00.000Z'));
+        seen.push(await other.authentications.digestsFingerprint());
+        await store.authentications.create(token());
+        seen.push(await other.authentications.digestsFingerprint());
+        await store.authentications.delete(created.id);
+        const last = await other.authentications.digestsFingerprint();
+        seen.push(last);
+        t.is(new Set(seen).size, seen.length, seen.join(' '));
+        t.is(await store.authentications.digestsFingerprint(), last);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
   test(`${dialect}: listLiveDigests holds every unexpired authentication with its namespace`, async (t) => {
     await withOwnStore(dialect, steppingClock(), async (store) => {
       const now = at('2030-06-01T12:00:00.000Z');

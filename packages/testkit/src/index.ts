@@ -10,3 +10,4 @@ export { NATS_URL, testBucket } from './nats-bucket.js';
 export type { TestBucket } from './nats-bucket.js';
 export { randomEdits, seeded } from './random-edits.js';
 export type { RandomEditsResult } from './random-edits.js';
+export { eventually } from './eventually.js';

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { currentActor } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { AnalyticsRetention, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, registerPublishMetrics, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
+import { AnalyticsRetention, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, registerPublishMetrics, RevisionPoll, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
 import { createEvaluationHandler, InProcessSnapshotSource, registerStreamMetrics, type SnapshotStreams } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import { authBindings, fliptBinding } from '@ensign/grpc/management';
@@ -44,6 +44,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   let pipeline: SnapshotPipeline | undefined;
   let bus: SnapshotBus | undefined;
   let reconciler: SnapshotReconciler | undefined;
+  let poll: RevisionPoll | undefined;
   let readCache: OpenedReadCache | undefined;
   let digestBus: DigestBus | undefined;
   let authentication: ServerAuthentication | undefined;
@@ -61,8 +62,9 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     await usageBus?.close();
   };
   let streams: SnapshotStreams | undefined;
-  /** Stops publishing to NATS: the reconcile loop, the follower, then what is queued (bounded), then the connection. */
+  /** Stops following the database and publishing to NATS: the revision poll, the reconcile loop, the follower, then what is queued (bounded), then the connection. */
   const closeBus = async (): Promise<void> => {
+    await poll?.stop();
     await reconciler?.stop();
     await pipeline?.stop();
     if (pipeline !== undefined && bus !== undefined && !(await within(pipeline.settled(), BUS_DRAIN_MS))) logger.warn('snapshots still unpublished at shutdown; the next reconcile publishes them');
@@ -119,6 +121,12 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
       // Writes through other control planes on the same database reach this one's evaluations through the bucket.
       await pipeline.start();
       logger.info({ bucket: config.nats.bucket, reconcileIntervalMs: config.nats.reconcile_interval, compactIntervalMs: config.nats.compact_interval }, 'publishing snapshots to NATS');
+    }
+    // Writes through other servers on the same database (or `ensign import`) are served within one poll, bus or no bus.
+    if (config.db.poll_interval > 0) {
+      const invalidator = readCache?.invalidator;
+      poll = new RevisionPoll({ store, pipeline, intervalMs: config.db.poll_interval, logger, ...(invalidator === undefined ? {} : { onStoredChange: invalidator.notifyStored }) });
+      poll.start();
     }
     // Local or git storage: the feature files are written into the database (start-up fails when
     // they cannot be), then followed; each change goes through the pipeline like any write.

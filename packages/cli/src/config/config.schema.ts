@@ -71,6 +71,7 @@ export const SETTINGS = [
   setting('db.max_open_conn', integer(0), 0, 'Most open connections in the pool (0 = the default, 10; SQLite always uses one).'),
   setting('db.max_idle_conn', integer(0), 2, 'Connections the pool keeps open while idle.'),
   setting('db.conn_max_lifetime', duration(), 0, 'Close pooled connections that stay idle longer than this (0 = never).'),
+  setting('db.poll_interval', duration(), 1000, 'How often `ensign server` reads the namespaces\' revisions from the database, so writes made through other servers on the same database (or by `ensign import`) are served within this interval, with or without NATS; 0 = never (one server alone on its database).'),
   setting('storage.type', oneOf(['database', 'local', 'git']), 'database', 'Where flags come from: database (managed through the API), or read-only from Flipt feature files in a directory (local) or a git repository (git); the database then mirrors the files.'),
   setting('storage.read_only', optionalBoolean(), undefined, 'true: refuse every management write (HTTP 500, as Flipt) on database storage too; local and git storage are always read-only (false is refused).'),
   setting('storage.local.path', text(), '.', 'The directory of feature files (.flipt.yml, else every *features.yml / *features.yaml) for storage.type local.'),

@@ -28,6 +28,12 @@ export class CacheInvalidator {
     return done;
   };
 
+  /**
+   * Hears of a change found in the database (made through another server or the CLI): only this
+   * cache is invalidated, since the writer's server told the channel already. Never rejects.
+   */
+  readonly notifyStored = (namespaceKey: string): Promise<void> => invalidateNamespace(this.cache, namespaceKey).catch(() => undefined);
+
   /** Resolves once the invalidations of every write heard of so far are done (or failed and been logged). */
   async settled(): Promise<void> {
     await Promise.all(this.running);

@@ -24,6 +24,8 @@ export interface SnapshotStateReader {
 /** Where the versions are held (the evaluator's in-process source). */
 export interface PipelineHolder extends VersionHolder {
   remove(namespaceKey: string, revision: number): void;
+  /** Every namespace held, with its revision. */
+  revisions(): Map<string, number>;
   /** Resolves true once the namespace is at `revision` or later, false after `timeoutMs`. */
   reached(namespaceKey: string, revision: number, timeoutMs: number): Promise<boolean>;
   markReady(): void;
@@ -54,6 +56,8 @@ export class SnapshotPipeline {
   /** Changes applied from the flags they touched, and namespaces read whole (start-up, gaps, reconcile). */
   readonly counts = { applied: 0, rebuilt: 0 };
   private readonly tracker = new DeltaTracker();
+  /** Changes of this process being applied, per namespace. */
+  private readonly applying = new Map<string, number>();
   private compactTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SnapshotPipelineOptions) {
@@ -108,8 +112,17 @@ export class SnapshotPipeline {
   }
 
   /** Hears each committed change (wire it with `store.onCommit`); resolves once its namespace holds that revision. Never rejects. */
-  readonly onCommit = (change: CommittedChange): Promise<void> =>
-    traced('ensign.snapshot.apply', { 'ensign.namespace': change.record.namespaceKey, 'ensign.revision': change.record.revision }, () => this.apply(change));
+  readonly onCommit = async (change: CommittedChange): Promise<void> => {
+    const key = change.record.namespaceKey;
+    this.applying.set(key, (this.applying.get(key) ?? 0) + 1);
+    try {
+      await traced('ensign.snapshot.apply', { 'ensign.namespace': key, 'ensign.revision': change.record.revision }, () => this.apply(change));
+    } finally {
+      const left = (this.applying.get(key) ?? 1) - 1;
+      if (left === 0) this.applying.delete(key);
+      else this.applying.set(key, left);
+    }
+  };
 
   private readonly apply = async (change: CommittedChange): Promise<void> => {
     const { record, effect } = change;
@@ -170,6 +183,39 @@ export class SnapshotPipeline {
       logger.error({ err, namespace: namespaceKey, revision: state.revision }, 'snapshot not rebuilt: the namespace does not compile; the previous version stays');
       return undefined;
     }
+  }
+
+  /** Every namespace held here, with its revision. */
+  heldRevisions(): Map<string, number> {
+    return this.options.holder.revisions();
+  }
+
+  /**
+   * Catches up with the revisions stored in the database, for writes this process did not make
+   * (another server on the same database, `ensign import`): a namespace behind is read whole once
+   * the change is not on its way here anyway, one gone from the database is dropped. `heldBefore`
+   * is what was held before `stored` was read, so a namespace created here meanwhile is never
+   * taken for deleted. Resolves the namespaces it changed; failures are logged.
+   */
+  async catchUp(stored: readonly NamespaceRevision[], heldBefore: ReadonlyMap<string, number>): Promise<string[]> {
+    const { holder } = this.options;
+    const behind = stored.filter(({ key, revision }) => (holder.peek(key)?.revision ?? -1) < revision);
+    // A change of this process being applied, or one the bucket brings, is usually held within the
+    // wait; without a bus, a change nobody here is applying can only be read from the database.
+    const onItsWay = (key: string): boolean => this.follower !== undefined || this.applying.has(key);
+    const reached = await Promise.all(behind.map(({ key, revision }) => (onItsWay(key) ? holder.reached(key, revision, GAP_WAIT_MS) : false)));
+    const changed: string[] = [];
+    for (const [i, { key }] of behind.entries()) {
+      if (reached[i] === true) continue;
+      if ((await this.rebuild(key, true)) !== undefined) changed.push(key);
+    }
+    const present = new Set(stored.map((n) => n.key));
+    for (const [key, revision] of heldBefore) {
+      if (present.has(key) || holder.peek(key) === undefined) continue;
+      holder.remove(key, revision);
+      if (holder.peek(key) === undefined) changed.push(key);
+    }
+    return changed;
   }
 
   /** Resolves once every publish asked for so far is done. */

@@ -130,6 +130,15 @@ export class KnexAuthenticationRepository {
   }
 
   /**
+   * What changes whenever an authentication is created, changed or deleted (their number and the
+   * latest change), read in one small query, so servers sharing the database notice each other's.
+   */
+  async digestsFingerprint(): Promise<string> {
+    const row = (await this.tx.read((db) => db(TABLE).count({ n: '*' }).max({ at: 'updated_at' }).first())) as { n: number | string; at: string | null } | undefined;
+    return `${Number(row?.n ?? 0)}@${row?.at ?? ''}`;
+  }
+
+  /**
    * Every authentication, of any method, that has not expired at `now` (one expiring exactly at
    * `now` is still live, as Flipt checks `expiresAt` before now).
    */
