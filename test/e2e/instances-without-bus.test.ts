@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { createTestDatabase, type EnsignProcess, type JsonClient, jsonClient, runEnsign, scratchDir, startEnsign, type TestDialect } from '@ensign/testkit';
-import { ok } from '../helpers/api.js';
+import { createTestDatabase, type EnsignProcess, type JsonClient, runEnsign, scratchDir, startEnsign, type TestDialect } from '@ensign/testkit';
+import { bearerClient, ok } from '../helpers/api.js';
 
 const BOOTSTRAP = 'bootstrap-s3cr3t-for-instances';
 const processes: EnsignProcess[] = [];
@@ -40,19 +40,7 @@ async function database(dialect: TestDialect): Promise<string> {
   return db.url;
 }
 
-/** A client that sends `token` on every request. */
-function as(p: EnsignProcess, token: string): JsonClient {
-  const api = jsonClient(p.baseUrl);
-  const auth = { Authorization: `Bearer ${token}` };
-  return {
-    baseUrl: api.baseUrl,
-    request: (method, path, body, headers) => api.request(method, path, body, { ...auth, ...headers }),
-    get: (path, headers) => api.get(path, { ...auth, ...headers }),
-    post: (path, body, headers) => api.post(path, body, { ...auth, ...headers }),
-    put: (path, body, headers) => api.put(path, body, { ...auth, ...headers }),
-    del: (path, headers) => api.del(path, { ...auth, ...headers }),
-  };
-}
+const as = (p: EnsignProcess, token: string): JsonClient => bearerClient(p.baseUrl, token);
 
 /** Polls (bounded, ~15 s) until `read` gives `expected`; resolves the last value read. */
 async function until<T>(read: () => Promise<T>, expected: T): Promise<T> {

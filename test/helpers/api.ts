@@ -1,6 +1,6 @@
 /** Helpers for black-box tests of the management API. */
 import { randomBytes } from 'node:crypto';
-import type { JsonClient, JsonResponse } from '@ensign/testkit';
+import { type JsonClient, type JsonResponse, jsonClient } from '@ensign/testkit';
 import type { ExecutionContext } from 'ava';
 
 /** RFC 3339 in UTC, as protojson prints timestamps. */
@@ -70,4 +70,18 @@ export async function namespaceState(api: JsonClient, ns: string): Promise<unkno
     };
   }
   return { namespace, flags, segments, perFlag };
+}
+
+/** A client of `baseUrl` that sends `Authorization: Bearer <token>` on every request. */
+export function bearerClient(baseUrl: string, token: string): JsonClient {
+  const api = jsonClient(baseUrl);
+  const auth = { Authorization: `Bearer ${token}` };
+  return {
+    baseUrl: api.baseUrl,
+    request: (method, path, body, headers) => api.request(method, path, body, { ...auth, ...headers }),
+    get: (path, headers) => api.get(path, { ...auth, ...headers }),
+    post: (path, body, headers) => api.post(path, body, { ...auth, ...headers }),
+    put: (path, body, headers) => api.put(path, body, { ...auth, ...headers }),
+    del: (path, headers) => api.del(path, { ...auth, ...headers }),
+  };
 }

@@ -21,6 +21,8 @@ export interface BootstrapOptions {
   token?: string;
   /** Lifetime of the token (`…bootstrap.expiration`); 0 or absent = never expires. */
   expirationMs?: number;
+  /** Metadata of the token (`…bootstrap.metadata`), e.g. the role it holds under authorization. */
+  metadata?: Readonly<Record<string, string>>;
   now?: () => Date;
 }
 
@@ -42,6 +44,7 @@ export async function bootstrapTokens(options: BootstrapOptions): Promise<boolea
       description: BOOTSTRAP_DESCRIPTION,
       ...(expirationMs > 0 ? { expiresAt: new Date(now.getTime() + expirationMs) } : {}),
       ...(fixed === '' ? {} : { clientToken: fixed }),
+      ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
     });
   } catch (err) {
     // Another instance starting at the same moment may have created it (a fixed token collides on its digest).

@@ -14,6 +14,8 @@ import {
   type JwtVerifier,
   LiveDigests,
   type LoginMethod,
+  ManagementAuthorization,
+  PolicyFiles,
   serviceAccountTokenOf,
   type SessionSettings,
   TokenCleanup,
@@ -95,6 +97,18 @@ function loginMethods(auth: AuthConfig): Array<{ paths: string[]; method: LoginM
   return methods;
 }
 
+/** The policy of `authorization.local`, when authorization is required. */
+function authorizationFiles(config: EnsignConfig, logger: Logger): PolicyFiles | undefined {
+  const { required, local } = config.authorization;
+  if (!required) return undefined;
+  const { policy, data } = local;
+  return new PolicyFiles({
+    logger,
+    ...(policy.path === '' && policy.opa_url === '' ? {} : { policy: { path: policy.path, pollIntervalMs: policy.poll_interval, ...(policy.opa_url === '' ? {} : { opaUrl: policy.opa_url }) } }),
+    ...(data.path === '' ? {} : { data: { path: data.path, pollIntervalMs: data.poll_interval } }),
+  });
+}
+
 /** Authentication of a running server; `start` once the store is migrated, `close` at shutdown. */
 export interface ServerAuthentication {
   app: AppAuth;
@@ -135,6 +149,7 @@ export function createServerAuthentication(options: ServerAuthenticationOptions)
     onDeleted: () => void refresh().catch((err: unknown) => logger.warn({ err }, 'reloading the live token digests failed')),
   });
   const kubernetes = auth.methods.kubernetes;
+  const policyFiles = authorizationFiles(config, logger);
   const app: AppAuth = {
     store: authentications,
     authenticator: new Authenticator({ store: authentications, ...(jwt === undefined ? {} : { jwt }) }),
@@ -157,6 +172,15 @@ export function createServerAuthentication(options: ServerAuthenticationOptions)
         }
       : {}),
     changed: refresh,
+    ...(policyFiles === undefined
+      ? {}
+      : {
+          authorization: new ManagementAuthorization({
+            engine: () => policyFiles,
+            onDenied: ({ operation, input }) =>
+              logger.info({ operation: operation.name, namespace: input.request.namespace, resource: input.request.resource, subject: input.request.subject, action: input.request.action, authentication: input.authentication.id }, 'permission denied'),
+          }),
+        }),
   };
   let watch: DigestWatch | undefined;
 
@@ -166,8 +190,10 @@ export function createServerAuthentication(options: ServerAuthenticationOptions)
     async start() {
       if (auth.methods.token.enabled) {
         const token = auth.methods.token.bootstrap;
-        await bootstrapTokens({ store: authentications, logger, token: token.token, expirationMs: token.expiration });
+        await bootstrapTokens({ store: authentications, logger, token: token.token, expirationMs: token.expiration, metadata: token.metadata });
       }
+      // A policy or data file that does not load fails the start, naming the file and line.
+      await policyFiles?.start();
       await live.refresh();
       live.start();
       cleanup.start();
@@ -175,6 +201,7 @@ export function createServerAuthentication(options: ServerAuthenticationOptions)
       if (bus !== undefined) watch = await bus.watchDigests((set, loadedAtMs) => live.adopt(digestSetFromBus(set), loadedAtMs));
     },
     async close() {
+      await policyFiles?.stop();
       await watch?.stop();
       await cleanup.stop();
       await live.stop();

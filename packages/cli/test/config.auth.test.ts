@@ -18,7 +18,7 @@ test('token settings come from the file or the environment, durations in millise
     { ENSIGN_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: 's3cr3t' },
   );
   t.true(config.authentication.required);
-  t.deepEqual(config.authentication.methods.token, { enabled: true, bootstrap: { token: 's3cr3t', expiration: 86_400_000 }, cleanup: { interval: 2000, grace_period: 1000 } });
+  t.deepEqual(config.authentication.methods.token, { enabled: true, bootstrap: { token: 's3cr3t', expiration: 86_400_000, metadata: {} }, cleanup: { interval: 2000, grace_period: 1000 } });
 });
 
 test('lists are YAML sequences or comma-separated environment values', (t) => {

@@ -7,6 +7,7 @@ import type { Registry } from 'prom-client';
 import { AUTH_PREFIX } from './auth/auth-surface.js';
 import { authenticationMiddleware } from './auth/authentication.middleware.js';
 import { namespaceScopeMiddleware } from './auth/namespace-scope.middleware.js';
+import { type Operations, operations } from './auth/operation.middleware.js';
 import { clearSessionOnUnauthenticated } from './auth/session-cookies.middleware.js';
 import { registerAnalyticsRoutes } from './features/analytics/analytics.routes.js';
 import { type AnalyticsOptions, DEFAULT_STALE_AFTER_MS } from './features/analytics/usage.repository.js';
@@ -77,24 +78,24 @@ export interface AppDeps {
   build?: BuildInfo;
 }
 
-function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy, analytics: AnalyticsOptions | undefined): AppRouter {
+function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy, analytics: AnalyticsOptions | undefined, op: Operations): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
   // Router middleware runs only for requests that matched a route.
   router.use(...jsonBodyMiddleware(bodyLimitBytes));
   // Namespace-scoped tokens: checked once the body, which may name the namespace, is parsed.
   router.use(namespaceScopeMiddleware(API_PREFIX, policy));
-  registerNamespaceRoutes(router, new NamespaceService(store.namespaces));
-  registerFlagRoutes(router, new FlagService(store.flags));
-  registerVariantRoutes(router, new VariantService(store.variants));
-  registerSegmentRoutes(router, new SegmentService(store.segments));
-  registerConstraintRoutes(router, new ConstraintService(store.constraints));
-  registerRuleRoutes(router, new RuleService(store.rules));
-  registerDistributionRoutes(router, new DistributionService(store.distributions));
-  registerRolloutRoutes(router, new RolloutService(store.rollouts));
-  registerHistoryRoutes(router, store.audit);
+  registerNamespaceRoutes(router, new NamespaceService(store.namespaces), op);
+  registerFlagRoutes(router, new FlagService(store.flags), op);
+  registerVariantRoutes(router, new VariantService(store.variants), op);
+  registerSegmentRoutes(router, new SegmentService(store.segments), op);
+  registerConstraintRoutes(router, new ConstraintService(store.constraints), op);
+  registerRuleRoutes(router, new RuleService(store.rules), op);
+  registerDistributionRoutes(router, new DistributionService(store.distributions), op);
+  registerRolloutRoutes(router, new RolloutService(store.rollouts), op);
+  registerHistoryRoutes(router, store.audit, op);
   if (analytics !== undefined) {
     const { usage, staleAfterMs = DEFAULT_STALE_AFTER_MS, now = () => new Date() } = analytics;
-    registerUsageRoutes(router, { usage, namespaces: store.namespaces, flags: store.flags, staleAfterMs, now });
+    registerUsageRoutes(router, { usage, namespaces: store.namespaces, flags: store.flags, staleAfterMs, now }, op);
   }
   return router;
 }
@@ -103,18 +104,18 @@ function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: Acces
  * The document routes under `/api/v1` (export, import): a router of their own, as an import's body
  * is YAML or JSON text the management API's JSON-object parser would refuse.
  */
-function documentsRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy): AppRouter {
+function documentsRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy, op: Operations): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
   router.use(namespaceScopeMiddleware(API_PREFIX, policy));
-  registerDocumentRoutes(router, { documents: store.documents, bodyLimitBytes });
+  registerDocumentRoutes(router, { documents: store.documents, bodyLimitBytes }, op);
   return router;
 }
 
 /** `/internal/v1/analytics`: authenticated as management routes, a scoped token held to the path's namespace. */
-function analyticsRouter(analytics: AnalyticsOptions, policy: AccessPolicy): AppRouter {
+function analyticsRouter(analytics: AnalyticsOptions, policy: AccessPolicy, op: Operations): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: ANALYTICS_PREFIX, methods: METHODS, sensitive: true });
   router.use(namespaceScopeMiddleware(ANALYTICS_PREFIX, policy));
-  registerAnalyticsRoutes(router, analytics.usage);
+  registerAnalyticsRoutes(router, analytics.usage, op);
   return router;
 }
 
@@ -136,7 +137,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const bodyLimitBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const { auth } = deps;
   const policy = auth?.policy ?? AccessPolicy.OPEN;
-  const api = apiRouter(deps.store, bodyLimitBytes, policy, deps.analytics);
+  // Every management route names its operation; with authorization configured, each is checked before its handler.
+  const op = operations(auth?.authorization);
+  const api = apiRouter(deps.store, bodyLimitBytes, policy, deps.analytics, op);
 
   app.use(tracingMiddleware());
   app.use(requestLogMiddleware(deps.logger));
@@ -159,16 +162,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(meta.allowedMethods(allowed));
   app.use(api.routes());
   app.use(api.allowedMethods(allowed));
-  const documents = documentsRouter(deps.store, bodyLimitBytes, policy);
+  const documents = documentsRouter(deps.store, bodyLimitBytes, policy, op);
   app.use(documents.routes());
   app.use(documents.allowedMethods(allowed));
   if (deps.analytics !== undefined) {
-    const internal = analyticsRouter(deps.analytics, policy);
+    const internal = analyticsRouter(deps.analytics, policy, op);
     app.use(internal.routes());
     app.use(internal.allowedMethods(allowed));
   }
   if (auth !== undefined) {
-    const authApi = authRouter(auth, bodyLimitBytes);
+    const authApi = authRouter(auth, bodyLimitBytes, op);
     app.use(authApi.routes());
     app.use(authApi.allowedMethods(allowed));
   }

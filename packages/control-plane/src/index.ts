@@ -40,6 +40,7 @@ export { openReadCache } from './cache/open-read-cache.js';
 export type { OpenedReadCache, ReadCacheOptions } from './cache/open-read-cache.js';
 export type { ReadCache } from './cache/read-cache.js';
 export type { AppAuth } from './features/auth/auth-router.js';
+export type { OperationGuard } from './auth/operation-guard.js';
 export type { EnabledMethods, MethodInfo } from './features/auth/method-catalog.js';
 export type { ServiceAccountVerifier } from './features/auth/login.routes.js';
 export { AUTH_PREFIX } from './auth/auth-surface.js';

@@ -5,6 +5,8 @@
  * session (and no CSRF token) here.
  */
 import { type AccessPolicy, type Caller, type Credential, extractCredential } from '@ensign/auth';
+import { MANAGEMENT_OPERATIONS, type ManagementOperation, type ManagementOperationName } from '@ensign/core';
+import type { OperationGuard } from '@ensign/control-plane';
 import type { GrpcSurface } from './grpc-binding.js';
 
 /** Resolves a credential to its caller; undefined for none, a 401 AppError when not valid (`Authenticator` does this). */
@@ -22,6 +24,26 @@ export interface CallAuthOptions {
    * set, no database on the way); `authenticator` when not set.
    */
   evaluationAuthenticator?: CredentialResolver;
+  /** `authorization.required`: management methods (named as core's operations) are checked before their handler. */
+  authorization?: OperationGuard;
+}
+
+const isOperation = (name: string): name is ManagementOperationName => Object.hasOwn(MANAGEMENT_OPERATIONS, name);
+
+/**
+ * The operation a management method runs, with the namespace its message names (as its handler
+ * reads it): a namespace's own `key`, else `namespaceKey` (`""` = default); none for listing
+ * namespaces and for the authentication API. Undefined for methods outside authorization (Flipt's
+ * legacy Evaluate, `…Self`).
+ */
+export function grpcOperationOf(name: string, request: Record<string, unknown>): ManagementOperation | undefined {
+  if (!isOperation(name)) return undefined;
+  const kinds = MANAGEMENT_OPERATIONS[name];
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  if (name === 'ListNamespaces' || kinds.some((k) => k.resource === 'authentication')) return { name, namespace: undefined };
+  if (kinds.some((k) => k.resource === 'namespace' && k.subject === 'namespace') && !('namespaceKey' in request)) return { name, namespace: text(request.key) };
+  const namespace = text(request.namespaceKey);
+  return { name, namespace: namespace === '' ? 'default' : namespace };
 }
 
 /** The credential of a call's `authorization` metadata; the prefixes are exact, as over HTTP. */
@@ -35,6 +57,14 @@ export class CallAuth {
   /** The policy calls are judged by (the server also holds scoped callers to their namespace with it). */
   get policy(): AccessPolicy {
     return this.options.policy;
+  }
+
+  /** With authorization configured, throws PermissionDenied unless the caller may run management method `name`. */
+  async authorize(surface: GrpcSurface, name: string, request: Record<string, unknown>, caller: Caller | undefined): Promise<void> {
+    const guard = this.options.authorization;
+    if (guard === undefined || (surface !== 'management' && surface !== 'auth')) return;
+    const operation = grpcOperationOf(name, request);
+    if (operation !== undefined) await guard.check(caller, operation);
   }
 
   /** The caller of a call on `surface` presenting `authorization`; undefined when none is needed and none was resolved. */

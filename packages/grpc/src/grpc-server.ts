@@ -67,17 +67,18 @@ function authorizationOf(metadata: Metadata): string | undefined {
 /** `runCall` in a server span when tracing is on, continuing the caller's trace from the metadata. */
 function tracedCall(binding: GrpcBinding, name: string, method: GrpcMethod, call: UnaryCall, auth: CallAuth): Promise<unknown> {
   const tracing = activeTracing();
-  if (tracing === undefined) return runCall(binding, method, call, auth);
+  if (tracing === undefined) return runCall(binding, name, method, call, auth);
   const carrier = call.metadata.getMap() as Record<string, string>;
   const attributes = { 'rpc.system': 'grpc', 'rpc.service': binding.service, 'rpc.method': name };
-  return tracing.inSpan(`${binding.service}/${name}`, attributes, () => runCall(binding, method, call, auth), carrier);
+  return tracing.inSpan(`${binding.service}/${name}`, attributes, () => runCall(binding, name, method, call, auth), carrier);
 }
 
-/** Authenticates, checks the namespace scope, runs the handler. */
-async function runCall(binding: GrpcBinding, method: GrpcMethod, call: UnaryCall, auth: CallAuth): Promise<unknown> {
+/** Authenticates, checks the namespace scope and (a management operation) authorization, runs the handler. */
+async function runCall(binding: GrpcBinding, name: string, method: GrpcMethod, call: UnaryCall, auth: CallAuth): Promise<unknown> {
   const caller = await auth.callerOf(binding.surface, authorizationOf(call.metadata));
   const { scope } = method;
   if (caller?.namespace !== undefined && scope !== 'checked-by-handler') auth.policy.assertScope(binding.surface, caller, scope?.(call.request));
+  await auth.authorize(binding.surface, name, call.request, caller);
   // Writes record who made them, as over HTTP.
   if (caller !== undefined) return runAs(actorOf(caller), () => method.handler(call.request, caller));
   return method.handler(call.request, caller);

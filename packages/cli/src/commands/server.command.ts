@@ -1,6 +1,6 @@
 /** `ensign server`: migrate, load every namespace, serve the API and evaluation, shut down gracefully on a signal. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { currentActor } from '@ensign/auth';
+import { currentActor, PolicyFileError } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
 import { AnalyticsRetention, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, registerPublishMetrics, RevisionPoll, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
 import { createEvaluationHandler, InProcessSnapshotSource, registerStreamMetrics, type SnapshotStreams } from '@ensign/evaluator';
@@ -170,8 +170,8 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     grpc = await startGrpcListener({
       config,
       logger,
-      bindings: [fliptBinding({ store: managed, source }), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
-      auth: grpcAuth(authentication.evaluator, authentication.app.authenticator),
+      bindings: [fliptBinding({ store: managed, source, ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) }), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
+      auth: { ...grpcAuth(authentication.evaluator, authentication.app.authenticator), ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) },
       readiness: managed,
       tls,
       ...(requests === undefined ? {} : { calls: requests }),
@@ -189,7 +189,8 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     await closeBus().catch(() => undefined);
     await readCache?.close().catch(() => undefined);
     await store?.close().catch(() => undefined);
-    return 1;
+    // An authorization policy or data file that does not load is a configuration error.
+    return err instanceof PolicyFileError ? 2 : 1;
   }
   logger.info({ address: server.address }, 'listening');
 

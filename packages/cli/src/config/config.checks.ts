@@ -33,6 +33,14 @@ export function checkConfig(config: EnsignConfig): void {
   if (jwt.enabled && (jwt.jwks_url === '') === (jwt.public_key_file === '')) {
     throw new Error('authentication.methods.jwt: exactly one of jwks_url and public_key_file must be set');
   }
+  const { authorization } = config;
+  if (authorization.required) {
+    if (!config.authentication.required) throw new Error('authorization.required: needs authentication.required (a call is authorized by who made it)');
+    const local = authorization.local;
+    if (local.policy.path === '' && local.data.path === '' && local.policy.opa_url === '') {
+      throw new Error('authorization.local: set data.path (role data), policy.path or policy.opa_url when authorization is required');
+    }
+  }
   const unknownPropagator = config.tracing.propagators.find((p) => p !== 'tracecontext' && p !== 'baggage');
   if (unknownPropagator !== undefined) throw new Error(`tracing.propagators: "${unknownPropagator}" is not supported (tracecontext, baggage)`);
   const { analytics } = config;

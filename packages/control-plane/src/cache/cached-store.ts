@@ -33,7 +33,10 @@ export function withReadCache(store: ManagementStore, cache: ReadCache): Managem
 
 function cachedNamespaces(repo: NamespaceRepository, cache: ReadCache): NamespaceRepository {
   return {
-    list: (page) => cache.getOrLoad(NAMESPACES_SCOPE, entryKey('list', page.limit, page.offset), () => repo.list(page)),
+    list: (page, keys) =>
+      keys === undefined
+        ? cache.getOrLoad(NAMESPACES_SCOPE, entryKey('list', page.limit, page.offset), () => repo.list(page))
+        : cache.getOrLoad(NAMESPACES_SCOPE, entryKey('list', page.limit, page.offset, ...[...keys].sort()), () => repo.list(page, keys)),
     get: (key) => cache.getOrLoad(NAMESPACES_SCOPE, entryKey('get', key), () => repo.get(key)),
     create: (req) => repo.create(req),
     update: (req) => repo.update(req),

@@ -1,4 +1,5 @@
 import type { Caller } from '@ensign/auth';
+import type { ManagementOperation } from '@ensign/core';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Logger } from 'pino';
@@ -9,6 +10,8 @@ export interface AppState {
   log: Logger;
   /** Who is calling, once the authentication middleware resolved a credential. */
   caller?: Caller;
+  /** The management operation the matched route runs, with the namespace it touches. */
+  operation?: ManagementOperation;
 }
 
 /** The router every management route is registered on. */

@@ -8,6 +8,7 @@ import {
   DistributionService,
   FlagService,
   type ManagementStore,
+  type OperationGuard,
   NamespaceService,
   RolloutService,
   RuleService,
@@ -30,6 +31,8 @@ export interface FliptBindingDeps {
   store: ManagementStore;
   /** Where Evaluate and BatchEvaluate find snapshots; both answer UNIMPLEMENTED without one. */
   source?: SnapshotSource;
+  /** `authorization.required`: filters what ListNamespaces answers. */
+  authorization?: OperationGuard;
 }
 
 /** The `flipt.Flipt` service; namespace-scoped tokens are held to the namespace each request names. */
@@ -40,7 +43,7 @@ export function fliptBinding(deps: FliptBindingDeps): GrpcBinding {
     surface: 'management',
     methods: {
       ...legacyEvaluationMethods(deps.source),
-      ...namespaceMethods(new NamespaceService(store.namespaces)),
+      ...namespaceMethods(new NamespaceService(store.namespaces), deps.authorization),
       ...flagMethods(new FlagService(store.flags)),
       ...variantMethods(new VariantService(store.variants)),
       ...segmentMethods(new SegmentService(store.segments)),

@@ -20,13 +20,15 @@ const missing = (key: string) => notFound(`namespace "${key}" not found`);
 export class KnexNamespaceRepository {
   constructor(private readonly tx: Transactor) {}
 
-  list(page: PageRequest): Promise<Page<Namespace>> {
+  /** With `keys`, only those namespaces (list and total). */
+  list(page: PageRequest, keys?: readonly string[]): Promise<Page<Namespace>> {
+    const among = <Q extends { whereIn(column: string, values: readonly string[]): Q }>(query: Q): Q => (keys === undefined ? query : query.whereIn('key', keys));
     return this.tx.read((db) =>
       fetchPage(
         page,
         (limit, offset) =>
-          applyWindow(NamespaceModel.query(db).orderBy([{ column: 'created_at' }, { column: 'key' }]), limit, offset),
-        () => NamespaceModel.query(db).resultSize(),
+          applyWindow(among(NamespaceModel.query(db)).orderBy([{ column: 'created_at' }, { column: 'key' }]), limit, offset),
+        () => among(NamespaceModel.query(db)).resultSize(),
         async (rows) => rows.map(toNamespace),
       ),
     );

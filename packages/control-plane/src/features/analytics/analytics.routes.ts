@@ -1,3 +1,4 @@
+import type { Operations } from '../../auth/operation.middleware.js';
 /**
  * `GET /internal/v1/analytics/namespaces/{namespaceKey}/flags/{flagKey}?from&to`: Flipt's
  * evaluation series of a flag, from the counts the evaluating processes send. A flag or namespace
@@ -17,8 +18,8 @@ import type { UsageRepository } from './usage.repository.js';
 /** The longest range: a month of 30-minute buckets, the longest the minute counts could be kept for. */
 export const MAX_RANGE_MS = 31 * 24 * 3_600_000;
 
-export function registerAnalyticsRoutes(router: AppRouter, usage: UsageRepository): void {
-  router.get('/namespaces/:namespaceKey/flags/:flagKey', async (ctx: AppContext) => {
+export function registerAnalyticsRoutes(router: AppRouter, usage: UsageRepository, op: Operations): void {
+  router.get('/namespaces/:namespaceKey/flags/:flagKey', op('GetFlagEvaluationsCount'), async (ctx: AppContext) => {
     const query = queryOf(ctx);
     const from = readTime(query, 'from');
     const to = readTime(query, 'to');

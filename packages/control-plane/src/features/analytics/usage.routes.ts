@@ -1,3 +1,4 @@
+import type { Operations } from '../../auth/operation.middleware.js';
 /**
  * Ensign's usage routes (not in Flipt), on `/api/v1` so they are authenticated and scoped like
  * every other namespace route:
@@ -46,8 +47,8 @@ function readStale(query: Fields): boolean {
 const params = (ctx: AppContext) => ctx.params as { namespaceKey: string; flagKey?: string };
 const byKey = (a: Flag, b: Flag): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-export function registerUsageRoutes(router: AppRouter, deps: UsageRouteDeps): void {
-  router.get('/namespaces/:namespaceKey/usage', async (ctx) => {
+export function registerUsageRoutes(router: AppRouter, deps: UsageRouteDeps, op: Operations): void {
+  router.get('/namespaces/:namespaceKey/usage', op('ListFlagUsage'), async (ctx) => {
     const query = queryOf(ctx);
     const windowMs = readWindow(query, deps.staleAfterMs);
     const onlyStale = readStale(query);
@@ -79,7 +80,7 @@ export function registerUsageRoutes(router: AppRouter, deps: UsageRouteDeps): vo
     sendJson(ctx, { window: formatGoDuration(windowMs), since: new Date(since).toISOString(), flags: onlyStale ? flags.filter((f) => f.stale) : flags });
   });
 
-  router.get('/namespaces/:namespaceKey/flags/:flagKey/usage', async (ctx) => {
+  router.get('/namespaces/:namespaceKey/flags/:flagKey/usage', op('GetFlagUsage'), async (ctx) => {
     const query = queryOf(ctx);
     const to = readTime(query, 'to', deps.now().getTime());
     const from = readTime(query, 'from', to - DAY_MS);

@@ -2,6 +2,8 @@
 import Router from '@koa/router';
 import type { AccessPolicy, AuthenticationStore, Authenticator, LoginMethod, SessionSettings } from '@ensign/auth';
 import { AUTH_PREFIX } from '../../auth/auth-surface.js';
+import type { OperationGuard } from '../../auth/operation-guard.js';
+import type { Operations } from '../../auth/operation.middleware.js';
 import type { AppRouter, AppState } from '../../http/app-state.js';
 import { jsonBodyMiddleware } from '../../http/body.middleware.js';
 import { registerAuthRoutes } from './auth.routes.js';
@@ -22,6 +24,8 @@ export interface AppAuth {
   loginMethods?: ReadonlyArray<{ paths: readonly string[]; method: LoginMethod }>;
   /** The Kubernetes method: the verifier and how its request body is read. */
   kubernetes?: { verifier: ServiceAccountVerifier; readToken: (body: unknown) => string };
+  /** `authorization.required`: who may run which management operation. */
+  authorization?: OperationGuard;
   /** Called after every change to authentications (reloads the live digest set). */
   changed?: () => Promise<void>;
 }
@@ -29,7 +33,7 @@ export interface AppAuth {
 /** The methods the routers serve; any other on a known path is a 501 like Flipt's. */
 const METHODS = ['HEAD', 'GET', 'POST', 'PUT', 'DELETE'];
 
-export function authRouter(auth: AppAuth, bodyLimitBytes: number): AppRouter {
+export function authRouter(auth: AppAuth, bodyLimitBytes: number, op: Operations): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: AUTH_PREFIX, methods: METHODS, sensitive: true });
   router.use(...jsonBodyMiddleware(bodyLimitBytes));
   const service = new AuthenticationService({
@@ -37,7 +41,7 @@ export function authRouter(auth: AppAuth, bodyLimitBytes: number): AppRouter {
     sessionLifetimeMs: auth.session.tokenLifetimeMs,
     ...(auth.changed === undefined ? {} : { changed: auth.changed }),
   });
-  registerAuthRoutes(router, { service, methods: auth.methods, session: auth.session });
+  registerAuthRoutes(router, { service, methods: auth.methods, session: auth.session }, op);
   registerBrowserSessionRoutes(router, { service, authenticator: auth.authenticator, policy: auth.policy, session: auth.session });
   for (const { paths, method } of auth.loginMethods ?? []) registerLoginMethod(router, paths, method, service, auth.session);
   if (auth.kubernetes !== undefined) registerServiceAccountRoute(router, auth.kubernetes.verifier, auth.kubernetes.readToken, service);

@@ -1,3 +1,4 @@
+import type { Operations } from '../../auth/operation.middleware.js';
 /**
  * `/auth/v1`: the method listing, the caller's own authentication, the token list, and the token
  * method. The authentication middleware has already resolved `ctx.state.caller` (and refused
@@ -27,7 +28,7 @@ const callerOf = (ctx: AppContext): Caller => {
 };
 
 /** Registers the routes on a router mounted at `/auth/v1`. */
-export function registerAuthRoutes(router: AppRouter, options: AuthRoutesOptions): void {
+export function registerAuthRoutes(router: AppRouter, options: AuthRoutesOptions, op: Operations): void {
   const { service, methods, session } = options;
 
   router.get('/method', (ctx) => {
@@ -52,22 +53,22 @@ export function registerAuthRoutes(router: AppRouter, options: AuthRoutesOptions
     sendEmpty(ctx);
   });
 
-  router.get('/tokens', async (ctx) => {
+  router.get('/tokens', op('ListAuthentications'), async (ctx) => {
     const page = await service.list(decodeListTokens(queryOf(ctx)));
     sendJson(ctx, { authentications: page.authentications.map(authenticationJson), nextPageToken: page.nextPageToken });
   });
 
-  router.get('/tokens/:id', async (ctx) => {
+  router.get('/tokens/:id', op('GetAuthentication'), async (ctx) => {
     sendJson(ctx, authenticationJson(await service.get(ctx.params.id ?? '')));
   });
 
-  router.delete('/tokens/:id', async (ctx) => {
+  router.delete('/tokens/:id', op('DeleteAuthentication'), async (ctx) => {
     await service.delete(ctx.params.id ?? '');
     sendEmpty(ctx);
   });
 
   if (methods.token) {
-    router.post('/method/token', async (ctx) => {
+    router.post('/method/token', op('CreateToken'), async (ctx) => {
       const { clientToken, authentication } = await service.createToken(decodeCreateToken(bodyOf(ctx)));
       sendJson(ctx, { clientToken, authentication: authenticationJson(authentication) });
     });

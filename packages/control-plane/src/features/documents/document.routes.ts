@@ -1,3 +1,4 @@
+import type { Operations } from '../../auth/operation.middleware.js';
 /**
  * Ensign's routes for migrating without a shell (Flipt has only its CLI for this):
  * `GET /api/v1/namespaces/{ns}/export` answers the namespace as a Flipt document, and
@@ -32,8 +33,8 @@ function exportFormat(ctx: AppContext, query: Fields): 'yaml' | 'json' {
   return ctx.accepts('application/yaml', 'application/json') === 'application/json' ? 'json' : 'yaml';
 }
 
-export function registerDocumentRoutes(router: AppRouter, { documents, bodyLimitBytes }: DocumentRoutesDeps): void {
-  router.get('/namespaces/:namespaceKey/export', async (ctx) => {
+export function registerDocumentRoutes(router: AppRouter, { documents, bodyLimitBytes }: DocumentRoutesDeps, op: Operations): void {
+  router.get('/namespaces/:namespaceKey/export', op('ExportNamespace'), async (ctx) => {
     const key = namespaceOf(ctx);
     const query = queryOf(ctx);
     const sortByKey = readBooleanParam(query, 'sortByKey');
@@ -52,7 +53,7 @@ export function registerDocumentRoutes(router: AppRouter, { documents, bodyLimit
     ctx.body = stringify(encoded, { indentSeq: false, lineWidth: 0 });
   });
 
-  router.post('/namespaces/:namespaceKey/import', async (ctx) => {
+  router.post('/namespaces/:namespaceKey/import', op('ImportNamespace'), async (ctx) => {
     const key = namespaceOf(ctx);
     const query = queryOf(ctx);
     const options = { drop: readBooleanParam(query, 'drop'), skipExisting: readBooleanParam(query, 'skipExisting') };

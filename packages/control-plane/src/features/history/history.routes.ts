@@ -1,3 +1,4 @@
+import type { Operations } from '../../auth/operation.middleware.js';
 /**
  * `GET /api/v1/audit/events` and `GET /api/v1/namespaces/{namespaceKey}/audit/events`: the stored
  * history of changes, newest first. A namespace-scoped caller sees only its namespace (the scope
@@ -24,8 +25,8 @@ function decode(ctx: AppContext): AuditQuery {
   return query;
 }
 
-export function registerHistoryRoutes(router: AppRouter, history: HistoryRepository): void {
+export function registerHistoryRoutes(router: AppRouter, history: HistoryRepository, op: Operations): void {
   const list = async (ctx: AppContext) => sendJson(ctx, await history.list(decode(ctx)));
-  router.get('/audit/events', list);
-  router.get('/namespaces/:namespaceKey/audit/events', list);
+  router.get('/audit/events', op('ListChanges'), list);
+  router.get('/namespaces/:namespaceKey/audit/events', op('ListChanges'), list);
 }

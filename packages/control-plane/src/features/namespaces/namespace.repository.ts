@@ -5,8 +5,8 @@ import type { CreateNamespace, Namespace, Page, PageRequest, UpdateNamespace } f
  * Errors are `AppError`s carrying Flipt's messages (`namespace "<key>" not found`, …).
  */
 export interface NamespaceRepository {
-  /** Ordered by creation, then key. */
-  list(page: PageRequest): Promise<Page<Namespace>>;
+  /** Ordered by creation, then key; with `keys`, only those (list and total). */
+  list(page: PageRequest, keys?: readonly string[]): Promise<Page<Namespace>>;
   get(key: string): Promise<Namespace>;
   create(req: CreateNamespace): Promise<Namespace>;
   update(req: UpdateNamespace): Promise<Namespace>;

@@ -18,8 +18,9 @@ import type { NamespaceRepository } from './namespace.repository.js';
 export class NamespaceService {
   constructor(private readonly namespaces: NamespaceRepository) {}
 
-  list(req: ListNamespaces): Promise<Page<Namespace>> {
-    return this.namespaces.list(validateListNamespaces(req));
+  /** With `viewable`, only those namespaces are listed and counted. */
+  list(req: ListNamespaces, viewable?: readonly string[]): Promise<Page<Namespace>> {
+    return viewable === undefined ? this.namespaces.list(validateListNamespaces(req)) : this.namespaces.list(validateListNamespaces(req), viewable);
   }
 
   get(req: NamespaceRef): Promise<Namespace> {

@@ -1,4 +1,5 @@
 import { decodeCreateSegment, decodeKeyRef, decodeListInNamespace, decodeUpdateSegment } from '@ensign/core';
+import type { Operations } from '../../auth/operation.middleware.js';
 import type { AppRouter } from '../../http/app-state.js';
 import { bodyOf, paramsOf, queryOf } from '../../http/input.js';
 import { listBody } from '../../http/list-body.js';
@@ -12,21 +13,21 @@ export const segmentPaths = (suffix: string): string[] => [
 ];
 
 /** /segments and /segments/{key}, namespaced and legacy. */
-export function registerSegmentRoutes(router: AppRouter, service: SegmentService): void {
-  router.get(segmentPaths(''), async (ctx) => {
+export function registerSegmentRoutes(router: AppRouter, service: SegmentService, op: Operations): void {
+  router.get(segmentPaths(''), op('ListSegments'), async (ctx) => {
     const page = await service.list(decodeListInNamespace(queryOf(ctx), paramsOf(ctx)));
     sendJson(ctx, listBody('segments', page, (segment) => segment.key));
   });
-  router.post(segmentPaths(''), async (ctx) => {
+  router.post(segmentPaths(''), op('CreateSegment'), async (ctx) => {
     sendJson(ctx, await service.create(decodeCreateSegment(bodyOf(ctx), paramsOf(ctx))));
   });
-  router.get(segmentPaths('/:key'), async (ctx) => {
+  router.get(segmentPaths('/:key'), op('GetSegment'), async (ctx) => {
     sendJson(ctx, await service.get(decodeKeyRef(queryOf(ctx), paramsOf(ctx))));
   });
-  router.put(segmentPaths('/:key'), async (ctx) => {
+  router.put(segmentPaths('/:key'), op('UpdateSegment'), async (ctx) => {
     sendJson(ctx, await service.update(decodeUpdateSegment(bodyOf(ctx), paramsOf(ctx))));
   });
-  router.delete(segmentPaths('/:key'), async (ctx) => {
+  router.delete(segmentPaths('/:key'), op('DeleteSegment'), async (ctx) => {
     await service.delete(decodeKeyRef(queryOf(ctx), paramsOf(ctx)));
     sendEmpty(ctx);
   });

@@ -1,0 +1,80 @@
+/**
+ * Authorization of management calls (`authorization.required`): each operation's checks are put to
+ * the policy engine as Flipt's input document, all of which must pass. Listing namespaces is always
+ * allowed and filtered by what the policy says the caller may view.
+ */
+import { AUTH_METHODS, type AuthorizationInput, checksOf, type ManagementOperation, permissionDenied } from '@ensign/core';
+import type { PolicyEngine } from './authz/policy-engine.js';
+import type { Caller } from './caller.js';
+
+/** A refused call, as the audit trail records it. */
+export interface Denial {
+  operation: ManagementOperation;
+  input: AuthorizationInput;
+}
+
+export interface ManagementAuthorizationOptions {
+  /** The engine deciding now (a reload of the policy files swaps it). */
+  engine: () => PolicyEngine;
+  /** Hears every refusal (audit sinks). */
+  onDenied?: (denial: Denial) => void;
+}
+
+/** Flipt's `request.namespace`: a call about no namespace in particular is checked in `default`, but listing namespaces names none. */
+const namespaceOf = (operation: ManagementOperation): string | undefined =>
+  operation.namespace ?? (operation.name === 'ListNamespaces' ? undefined : 'default');
+
+/** The `authentication` half of the input document; undefined without a caller. */
+export function authenticationInput(caller: Caller | undefined): AuthorizationInput['authentication'] | undefined {
+  const auth = caller?.authentication;
+  if (caller === undefined || auth === undefined) return undefined;
+  return {
+    id: auth.id ?? '',
+    method: AUTH_METHODS.indexOf(auth.method),
+    ...(auth.expiresAt === undefined ? {} : { expires_at: auth.expiresAt }),
+    created_at: auth.createdAt,
+    metadata: auth.metadata,
+  };
+}
+
+export class ManagementAuthorization {
+  constructor(private readonly options: ManagementAuthorizationOptions) {}
+
+  /**
+   * Returns when the caller may run `operation` (synchronously when the engine answers so), throws
+   * or rejects PermissionDenied when not, and Unavailable when the engine cannot answer.
+   */
+  check(caller: Caller | undefined, operation: ManagementOperation): void | Promise<void> {
+    if (operation.name === 'ListNamespaces') return;
+    const authentication = authenticationInput(caller);
+    const namespace = namespaceOf(operation);
+    const inputs = checksOf(operation.name).map(
+      (kind): AuthorizationInput => ({
+        request: { ...(namespace === undefined ? {} : { namespace }), ...kind, status: 'success' },
+        authentication: authentication ?? { id: '', method: 0, metadata: {} },
+      }),
+    );
+    if (authentication === undefined) return this.deny(operation, inputs[0]);
+    const engine = this.options.engine();
+    const answers = inputs.map((input) => engine.allow(input));
+    if (answers.every((a): a is boolean => typeof a === 'boolean')) return this.settle(operation, inputs, answers);
+    return Promise.all(answers).then((settled) => this.settle(operation, inputs, settled));
+  }
+
+  /** The namespaces the caller may see when listing them; undefined: every one. */
+  viewableNamespaces(caller: Caller | undefined): readonly string[] | undefined | Promise<readonly string[] | undefined> {
+    const authentication = authenticationInput(caller);
+    if (authentication === undefined) return [];
+    return this.options.engine().viewableNamespaces({ request: { resource: 'namespace', subject: 'namespace', action: 'read', status: 'success' }, authentication });
+  }
+
+  private settle(operation: ManagementOperation, inputs: AuthorizationInput[], answers: readonly boolean[]): void {
+    const refused = answers.indexOf(false);
+    if (refused >= 0) this.deny(operation, inputs[refused]);
+  }
+
+  private deny(operation: ManagementOperation, input: AuthorizationInput | undefined): never {
+    if (input !== undefined) this.options.onDenied?.({ operation, input: { ...input, request: { ...input.request, status: 'denied' } } });
+    throw permissionDenied();
+  }
+}

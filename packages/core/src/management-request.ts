@@ -1,0 +1,41 @@
+/**
+ * One management call as authorization, namespace scoping and auditing see it, in Flipt's
+ * vocabulary (rpc/flipt/request.go): what it acts on (resource and subject), how, and where.
+ */
+
+export const AUTHZ_RESOURCES = ['namespace', 'flag', 'segment', 'authentication'] as const;
+export type AuthzResource = (typeof AUTHZ_RESOURCES)[number];
+
+export const AUTHZ_SUBJECTS = ['namespace', 'flag', 'variant', 'rule', 'rollout', 'segment', 'constraint', 'distribution', 'token'] as const;
+export type AuthzSubject = (typeof AUTHZ_SUBJECTS)[number];
+
+export const AUTHZ_ACTIONS = ['create', 'read', 'update', 'delete'] as const;
+export type AuthzAction = (typeof AUTHZ_ACTIONS)[number];
+
+/** What a management call does, before the namespace it touches is known. */
+export interface ManagementKind {
+  resource: AuthzResource;
+  subject: AuthzSubject;
+  action: AuthzAction;
+}
+
+/** A management call decoded: its kind and the namespace it touches (undefined: none, as listing namespaces). */
+export interface ManagementRequest extends ManagementKind {
+  namespace: string | undefined;
+}
+
+/**
+ * Flipt's authorization input document (`input` of `data.flipt.authz.v1.allow`): the request,
+ * with `status` "success" (or "denied" in the audit event of a refusal), and the caller.
+ */
+export interface AuthorizationInput {
+  request: { namespace?: string; resource: AuthzResource; subject: AuthzSubject; action: AuthzAction; status: 'success' | 'denied' };
+  authentication: {
+    id: string;
+    /** Flipt's numeric method: TOKEN 1, OIDC 2, KUBERNETES 3, GITHUB 4, JWT 5. */
+    method: number;
+    expires_at?: string;
+    created_at?: string;
+    metadata: Record<string, string>;
+  };
+}

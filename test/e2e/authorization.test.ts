@@ -1,0 +1,77 @@
+/**
+ * `authorization.required` on a running `ensign server` with Flipt's role data: the first token is
+ * an admin through its bootstrap metadata, a viewer made by it reads but may not write over HTTP
+ * and gRPC, evaluation is never checked, and a data file that does not parse stops the start.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { type EnsignProcess, freePort, type JsonClient, scratchDir, startEnsign, runEnsign } from '@ensign/testkit';
+import { bearerClient } from '../helpers/api.js';
+import { serviceClient } from '../helpers/grpc-client.js';
+
+const ADMIN = 'admin-s3cr3t-for-authorization';
+const ROLES = {
+  roles: [
+    { name: 'admin', rules: [{ resource: '*', actions: ['*'] }] },
+    { name: 'viewer', rules: [{ resource: '*', actions: ['read'] }] },
+  ],
+};
+
+const processes: EnsignProcess[] = [];
+test.after.always(async () => {
+  await Promise.all(processes.map((p) => p.stop()));
+});
+
+function env(dataPath: string): Record<string, string> {
+  return {
+    ENSIGN_AUTHENTICATION_REQUIRED: 'true',
+    ENSIGN_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
+    ENSIGN_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: ADMIN,
+    ENSIGN_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_METADATA: JSON.stringify({ 'io.flipt.auth.role': 'admin' }),
+    ENSIGN_AUTHORIZATION_REQUIRED: 'true',
+    ENSIGN_AUTHORIZATION_LOCAL_DATA_PATH: dataPath,
+  };
+}
+
+const as = (p: EnsignProcess, token: string): JsonClient => bearerClient(p.baseUrl, token);
+
+test('an admin bootstrap token and a viewer: reads pass, writes are 403 over HTTP and PermissionDenied over gRPC, evaluation is unchecked', async (t) => {
+  const dir = scratchDir();
+  const data = join(dir, 'roles.json');
+  writeFileSync(data, JSON.stringify(ROLES));
+  const server = await startEnsign({ env: env(data) });
+  processes.push(server);
+  const admin = as(server, ADMIN);
+  t.is((await admin.post('/api/v1/namespaces/default/flags', { key: 'beta', name: 'beta', type: 'BOOLEAN_FLAG_TYPE', enabled: true })).status, 200);
+  const made = await admin.post('/auth/v1/method/token', { name: 'looker', description: '', metadata: { 'io.flipt.auth.role': 'viewer' } });
+  t.is(made.status, 200, made.text);
+  const viewer = as(server, made.body.clientToken);
+
+  t.is((await viewer.get('/api/v1/namespaces/default/flags/beta')).status, 200);
+  const refused = await viewer.put('/api/v1/namespaces/default/flags/beta', { key: 'beta', name: 'beta', enabled: false });
+  t.is(refused.status, 403);
+  t.deepEqual(refused.body, { code: 7, message: 'permission denied', details: [] });
+  t.is((await viewer.post('/auth/v1/method/token', { name: 'escalate', description: '' })).status, 403, 'a viewer may not mint tokens');
+  t.like((await viewer.post('/evaluate/v1/boolean', { flagKey: 'beta', entityId: 'u1', context: {} })).body, { enabled: true });
+  t.is((await viewer.get('/auth/v1/self')).status, 200, '/auth/v1/self is never checked');
+  t.regex(server.logs(), /"msg":"permission denied"/);
+
+  const grpc = serviceClient(server.grpcAddress, 'flipt.Flipt', { authorization: `Bearer ${made.body.clientToken}` });
+  t.teardown(() => grpc.close());
+  t.is((await grpc.call('GetFlag', { namespaceKey: 'default', key: 'beta' })).code, 0);
+  const write = await grpc.call('DeleteFlag', { namespaceKey: 'default', key: 'beta' });
+  t.is(write.code, 7);
+  t.is(write.details, 'permission denied');
+  t.is((await admin.get('/api/v1/namespaces/default/flags/beta')).status, 200, 'the refused delete changed nothing');
+});
+
+test('a data file that does not parse stops the start with exit code 2, naming the file and line', async (t) => {
+  const dir = scratchDir();
+  const data = join(dir, 'roles.json');
+  writeFileSync(data, '{\n  "roles": [\n    {"name": "admin", "rules": [{"resource": "*", "actions": "*"}]}\n  ]\n}\n');
+  const result = await runEnsign(['server'], { env: { ...env(data), ENSIGN_DB_URL: `file:${join(dir, 'x.db')}`, ENSIGN_SERVER_HTTP_PORT: String(await freePort()), ENSIGN_SERVER_GRPC_PORT: String(await freePort()) } });
+  t.is(result.code, 2, result.stdout + result.stderr);
+  t.regex(result.stdout + result.stderr, /roles\.json:3/);
+  t.notRegex(result.stdout + result.stderr, /invalid configuration/, 'the configuration itself was valid');
+});
