@@ -3,7 +3,18 @@
  * the policy engine as Flipt's input document, all of which must pass. Listing namespaces is always
  * allowed and filtered by what the policy says the caller may view.
  */
-import { AUTH_METHODS, type AuthorizationInput, checksOf, type ManagementOperation, permissionDenied } from '@ensign/core';
+import {
+  AUTH_METHODS,
+  AUTHZ_ACTIONS,
+  type AuthorizationInput,
+  type AuthzAction,
+  type AuthzResource,
+  type AuthzSubject,
+  checksOf,
+  type ManagementOperation,
+  type NamespacedResource,
+  permissionDenied,
+} from '@ensign/core';
 import type { PolicyEngine } from './authz/policy-engine.js';
 import type { Caller } from './caller.js';
 
@@ -37,6 +48,9 @@ export function authenticationInput(caller: Caller | undefined): AuthorizationIn
   };
 }
 
+/** The subject a resource's own calls name (a flag's calls are about the flag, …). */
+const SUBJECT_OF: Record<AuthzResource, AuthzSubject> = { namespace: 'namespace', flag: 'flag', segment: 'segment', authentication: 'token' };
+
 export class ManagementAuthorization {
   constructor(private readonly options: ManagementAuthorizationOptions) {}
 
@@ -66,6 +80,27 @@ export class ManagementAuthorization {
     const authentication = authenticationInput(caller);
     if (authentication === undefined) return [];
     return this.options.engine().viewableNamespaces({ request: { resource: 'namespace', subject: 'namespace', action: 'read', status: 'success' }, authentication });
+  }
+
+  /**
+   * What the caller may do in each of `namespaces` (on the namespace, its flags and its segments)
+   * and on tokens: every action put to the engine as a call on the resource's own subject would be.
+   */
+  async permissions(caller: Caller | undefined, namespaces: readonly string[]): Promise<{ namespaces: Record<string, Record<NamespacedResource, AuthzAction[]>>; authentication: AuthzAction[] }> {
+    const authentication = authenticationInput(caller);
+    const engine = this.options.engine();
+    const granted = async (resource: AuthzResource, namespace: string): Promise<AuthzAction[]> => {
+      if (authentication === undefined) return [];
+      const subject = SUBJECT_OF[resource];
+      const answers = await Promise.all(AUTHZ_ACTIONS.map((action) => engine.allow({ request: { namespace, resource, subject, action, status: 'success' }, authentication })));
+      return AUTHZ_ACTIONS.filter((_, i) => answers[i] === true);
+    };
+    const byNamespace: Record<string, Record<NamespacedResource, AuthzAction[]>> = {};
+    for (const namespace of namespaces) {
+      const [ns, flag, segment] = await Promise.all([granted('namespace', namespace), granted('flag', namespace), granted('segment', namespace)]);
+      byNamespace[namespace] = { namespace: ns, flag, segment };
+    }
+    return { namespaces: byNamespace, authentication: await granted('authentication', 'default') };
   }
 
   private settle(operation: ManagementOperation, inputs: AuthorizationInput[], answers: readonly boolean[]): void {

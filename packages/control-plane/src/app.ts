@@ -8,6 +8,8 @@ import { AUTH_PREFIX } from './auth/auth-surface.js';
 import { authenticationMiddleware } from './auth/authentication.middleware.js';
 import { namespaceScopeMiddleware } from './auth/namespace-scope.middleware.js';
 import { type Operations, operations } from './auth/operation.middleware.js';
+import type { OperationGuard } from './auth/operation-guard.js';
+import { registerPermissionsRoutes } from './features/permissions/permissions.routes.js';
 import { clearSessionOnUnauthenticated } from './auth/session-cookies.middleware.js';
 import { registerAnalyticsRoutes } from './features/analytics/analytics.routes.js';
 import { type AnalyticsOptions, DEFAULT_STALE_AFTER_MS } from './features/analytics/usage.repository.js';
@@ -111,6 +113,16 @@ function documentsRouter(store: ManagementStore, bodyLimitBytes: number, policy:
   return router;
 }
 
+/**
+ * `/api/v1/permissions`: a router of its own, without the namespace-scope check, as it is about
+ * the caller itself (a scoped token hears about its own namespace).
+ */
+function permissionsRouter(store: ManagementStore, guard: OperationGuard | undefined): AppRouter {
+  const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
+  registerPermissionsRoutes(router, store.namespaces, guard);
+  return router;
+}
+
 /** `/internal/v1/analytics`: authenticated as management routes, a scoped token held to the path's namespace. */
 function analyticsRouter(analytics: AnalyticsOptions, policy: AccessPolicy, op: Operations): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: ANALYTICS_PREFIX, methods: METHODS, sensitive: true });
@@ -162,6 +174,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(meta.allowedMethods(allowed));
   app.use(api.routes());
   app.use(api.allowedMethods(allowed));
+  const permissions = permissionsRouter(deps.store, auth?.authorization);
+  app.use(permissions.routes());
+  app.use(permissions.allowedMethods(allowed));
   const documents = documentsRouter(deps.store, bodyLimitBytes, policy, op);
   app.use(documents.routes());
   app.use(documents.allowedMethods(allowed));

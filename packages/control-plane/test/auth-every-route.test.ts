@@ -47,6 +47,8 @@ const KINDS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [/^\/auth\/v1\/(self|self\/expire|tokens|tokens\/:id|method\/token)$/, 'unscoped'],
   [/^\/api\/v1\/namespaces$/, 'unscoped'],
   [/^\/meta\/info$/, 'credential'],
+  // What the caller may do: about itself, so any credential (a scoped token hears of its namespace only).
+  [/^\/api\/v1\/permissions$/, 'credential'],
   [/^\/api\/v1\/namespaces\/:\w+(\/.*)?$/, 'namespaced'],
   [/^\/internal\/v1\/analytics\/namespaces\/:\w+(\/.*)?$/, 'namespaced'],
   [/^\/api\/v1\/(flags|segments|audit\/events)(\/.*)?$/, 'legacy'],

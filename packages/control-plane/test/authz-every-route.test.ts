@@ -48,7 +48,7 @@ const MAY: Record<string, (kind: ManagementKind, namespace: string | undefined) 
 };
 
 /** Routes outside authorization (Flipt's skip list and the ways to get a credential). */
-const SKIPPED = /^\/(health|metrics|meta\/info|auth\/v1\/(method(\/(oidc\/[\w-]+|github|codehost)\/(authorize|callback)|\/kubernetes\/serviceaccount)?|self(\/expire)?|session))$/;
+const SKIPPED = /^\/(health|metrics|meta\/info|api\/v1\/permissions|auth\/v1\/(method(\/(oidc\/[\w-]+|github|codehost)\/(authorize|callback)|\/kubernetes\/serviceaccount)?|self(\/expire)?|session))$/;
 
 interface RegisteredRoute {
   method: string;
@@ -195,4 +195,20 @@ test('a refusal is heard with Flipt\'s input document, status denied, and change
   t.is((await cp.call('GET', '/api/v1/namespaces/foo/flags/sneaky', undefined, tokens.admin as Record<string, string>)).status, 404, 'nothing was written');
   const editor = await cp.call('POST', '/api/v1/namespaces/foo/flags', { key: 'allowed', name: 'allowed', type: 'BOOLEAN_FLAG_TYPE' }, tokens.editor as Record<string, string>);
   t.is(editor.status, 200, editor.text);
+});
+
+test('GET /api/v1/permissions says what each role may do in each namespace it may view', async (t) => {
+  const of = async (role: string, query = '') => {
+    const reply = await cp.call('GET', `/api/v1/permissions${query}`, undefined, tokens[role] as Record<string, string>);
+    t.is(reply.status, 200, reply.text);
+    return reply.json;
+  };
+  const all = ['create', 'read', 'update', 'delete'];
+  t.deepEqual(await of('admin', '?namespace=foo'), { authorizationRequired: true, namespaces: { foo: { namespace: all, flag: all, segment: all } }, authentication: all });
+  t.deepEqual(await of('editor', '?namespace=bar'), { authorizationRequired: true, namespaces: { bar: { namespace: ['read'], flag: all, segment: all } }, authentication: ['read'] });
+  const viewer = await of('viewer');
+  t.deepEqual(Object.keys(viewer.namespaces).sort(), ['bar', 'default', 'foo']);
+  t.deepEqual(viewer.namespaces.default, { namespace: ['read'], flag: ['read'], segment: ['read'] });
+  t.deepEqual(await of('namespaced_viewer'), { authorizationRequired: true, namespaces: { foo: { namespace: ['read'], flag: ['read'], segment: ['read'] } }, authentication: [] });
+  t.deepEqual(await of('none'), { authorizationRequired: true, namespaces: {}, authentication: [] });
 });

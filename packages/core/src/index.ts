@@ -219,6 +219,6 @@ export type {
   FliptDocument,
 } from './flipt-document/document-types.js';
 export { AUTHZ_ACTIONS, AUTHZ_RESOURCES, AUTHZ_SUBJECTS } from './management-request.js';
-export type { AuthorizationInput, AuthzAction, AuthzResource, AuthzSubject, ManagementKind, ManagementRequest } from './management-request.js';
+export type { AuthorizationInput, AuthzAction, AuthzResource, AuthzSubject, ManagementKind, ManagementRequest, NamespacedResource, Permissions } from './management-request.js';
 export { checksOf, MANAGEMENT_OPERATIONS } from './management-operations.js';
 export type { ManagementOperation, ManagementOperationName } from './management-operations.js';

@@ -39,3 +39,16 @@ export interface AuthorizationInput {
     metadata: Record<string, string>;
   };
 }
+
+/** The resources granted per namespace (authentication is not per namespace). */
+export type NamespacedResource = Exclude<AuthzResource, 'authentication'>;
+
+/** What a caller may do (`GET /api/v1/permissions`): the actions it is granted on each resource. */
+export interface Permissions {
+  /** Whether `authorization.required` is on; when off, every action is granted wherever the caller may go. */
+  authorizationRequired: boolean;
+  /** By namespace key: the namespaces the caller may view. */
+  namespaces: Record<string, Record<NamespacedResource, AuthzAction[]>>;
+  /** On tokens (`/auth/v1`); none for a namespace-scoped token, which may not use that API. */
+  authentication: AuthzAction[];
+}
