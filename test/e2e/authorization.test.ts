@@ -3,10 +3,11 @@
  * an admin through its bootstrap metadata, a viewer made by it reads but may not write over HTTP
  * and gRPC, evaluation is never checked, and a data file that does not parse stops the start.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { type EnsignProcess, freePort, type JsonClient, scratchDir, startEnsign, runEnsign } from '@ensign/testkit';
+import { type EnsignProcess, eventually, freePort, type JsonClient, jsonClient, scratchDir, startEnsign, runEnsign } from '@ensign/testkit';
 import { bearerClient } from '../helpers/api.js';
 import { serviceClient } from '../helpers/grpc-client.js';
 
@@ -40,7 +41,8 @@ test('an admin bootstrap token and a viewer: reads pass, writes are 403 over HTT
   const dir = scratchDir();
   const data = join(dir, 'roles.json');
   writeFileSync(data, JSON.stringify(ROLES));
-  const server = await startEnsign({ env: env(data) });
+  const auditLog = join(dir, 'audit.log');
+  const server = await startEnsign({ env: { ...env(data), ENSIGN_AUDIT_SINKS_LOG_ENABLED: 'true', ENSIGN_AUDIT_SINKS_LOG_FILE: auditLog } });
   processes.push(server);
   const admin = as(server, ADMIN);
   t.is((await admin.post('/api/v1/namespaces/default/flags', { key: 'beta', name: 'beta', type: 'BOOLEAN_FLAG_TYPE', enabled: true })).status, 200);
@@ -56,6 +58,10 @@ test('an admin bootstrap token and a viewer: reads pass, writes are 403 over HTT
   t.like((await viewer.post('/evaluate/v1/boolean', { flagKey: 'beta', entityId: 'u1', context: {} })).body, { enabled: true });
   t.is((await viewer.get('/auth/v1/self')).status, 200, '/auth/v1/self is never checked');
   t.regex(server.logs(), /"msg":"permission denied"/);
+  // The admin's flag creation and the refused update fill the audit buffer (capacity 2): both reach the log sink.
+  const denied = async () => (existsSync(auditLog) ? (await readFile(auditLog, 'utf8')).split('\n').filter((l) => l.includes('"status":"denied"')) : []);
+  t.true(await eventually(async () => (await denied()).length >= 1));
+  t.like(JSON.parse((await denied())[0] as string), { type: 'flag', action: 'updated', status: 'denied', payload: { namespace_key: 'default' } });
 
   const grpc = serviceClient(server.grpcAddress, 'flipt.Flipt', { authorization: `Bearer ${made.body.clientToken}` });
   t.teardown(() => grpc.close());
@@ -70,8 +76,39 @@ test('a data file that does not parse stops the start with exit code 2, naming t
   const dir = scratchDir();
   const data = join(dir, 'roles.json');
   writeFileSync(data, '{\n  "roles": [\n    {"name": "admin", "rules": [{"resource": "*", "actions": "*"}]}\n  ]\n}\n');
-  const result = await runEnsign(['server'], { env: { ...env(data), ENSIGN_DB_URL: `file:${join(dir, 'x.db')}`, ENSIGN_SERVER_HTTP_PORT: String(await freePort()), ENSIGN_SERVER_GRPC_PORT: String(await freePort()) } });
+  const result = await runEnsign(['server'], {
+    env: { ...env(data), ENSIGN_DB_URL: `file:${join(dir, 'x.db')}`, ENSIGN_SERVER_HTTP_PORT: String(await freePort()), ENSIGN_SERVER_GRPC_PORT: String(await freePort()) },
+    timeoutMs: 90_000,
+  });
   t.is(result.code, 2, result.stdout + result.stderr);
   t.regex(result.stdout + result.stderr, /roles\.json:3/);
   t.notRegex(result.stdout + result.stderr, /invalid configuration/, 'the configuration itself was valid');
+});
+
+test('a data file edited while serving is reloaded; a bad edit keeps the last good roles deciding, and /health and /metrics say so', async (t) => {
+  const dir = scratchDir();
+  const data = join(dir, 'roles.json');
+  writeFileSync(data, JSON.stringify(ROLES));
+  const server = await startEnsign({ env: { ...env(data), ENSIGN_AUTHORIZATION_LOCAL_DATA_POLL_INTERVAL: '100ms' } });
+  processes.push(server);
+  const admin = as(server, ADMIN);
+  const made = await admin.post('/auth/v1/method/token', { name: 'promoted', description: '', metadata: { 'io.flipt.auth.role': 'viewer' } });
+  const viewer = as(server, made.body.clientToken);
+  const create = (key: string) => viewer.post('/api/v1/namespaces/default/flags', { key, name: key, type: 'BOOLEAN_FLAG_TYPE' });
+  t.is((await create('one')).status, 403);
+
+  // Viewers become writers: picked up without a restart.
+  writeFileSync(data, JSON.stringify({ roles: [...ROLES.roles.filter((r) => r.name !== 'viewer'), { name: 'viewer', rules: [{ resource: '*', actions: ['*'] }] }] }));
+  t.true(await eventually(async () => (await create('two')).status === 200));
+
+  // A broken edit: the last good roles keep deciding; the failure is logged, shown and counted.
+  writeFileSync(data, '{"roles": [');
+  const health = () => jsonClient(server.baseUrl).get('/health');
+  t.true(await eventually(async () => (await health()).body.authorization?.ok === false));
+  t.like((await health()).body, { status: 'SERVING', authorization: { ok: false, engine: 'roles' } });
+  t.is((await create('three')).status, 200, 'the last good version still decides');
+  t.regex(server.logs(), /"level":40[^\n]*roles\.json:1/, 'a warning names the file and line');
+  const metrics = (await jsonClient(server.baseUrl).get('/metrics')).text;
+  t.regex(metrics, /ensign_authorization_reload_failures_total 1\n/);
+  t.regex(metrics, /ensign_authorization_denied_total [1-9]/, 'the refusals before the reload were counted');
 });

@@ -76,3 +76,5 @@ export type { PolicyFileStatus, PolicyFilesLogger, PolicyFilesOptions, PolicyFil
 export { authenticationInput, ManagementAuthorization } from './management-authorization.js';
 export type { Denial, ManagementAuthorizationOptions } from './management-authorization.js';
 export type { PolicyEngine } from './authz/policy-engine.js';
+export { roleMappingResolver } from './authz/role-mapping.js';
+export type { RoleMapping } from './authz/role-mapping.js';

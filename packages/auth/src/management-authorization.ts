@@ -52,6 +52,9 @@ export function authenticationInput(caller: Caller | undefined): AuthorizationIn
 const SUBJECT_OF: Record<AuthzResource, AuthzSubject> = { namespace: 'namespace', flag: 'flag', segment: 'segment', authentication: 'token' };
 
 export class ManagementAuthorization {
+  /** Calls refused, and calls the engine could not decide (refused too, as Unavailable). */
+  readonly counts = { denied: 0, failed: 0 };
+
   constructor(private readonly options: ManagementAuthorizationOptions) {}
 
   /**
@@ -72,7 +75,13 @@ export class ManagementAuthorization {
     const engine = this.options.engine();
     const answers = inputs.map((input) => engine.allow(input));
     if (answers.every((a): a is boolean => typeof a === 'boolean')) return this.settle(operation, inputs, answers);
-    return Promise.all(answers).then((settled) => this.settle(operation, inputs, settled));
+    return Promise.all(answers).then(
+      (settled) => this.settle(operation, inputs, settled),
+      (err: unknown) => {
+        this.counts.failed++;
+        throw err;
+      },
+    );
   }
 
   /** The namespaces the caller may see when listing them; undefined: every one. */
@@ -109,6 +118,7 @@ export class ManagementAuthorization {
   }
 
   private deny(operation: ManagementOperation, input: AuthorizationInput | undefined): never {
+    this.counts.denied++;
     if (input !== undefined) this.options.onDenied?.({ operation, input: { ...input, request: { ...input.request, status: 'denied' } } });
     throw permissionDenied();
   }

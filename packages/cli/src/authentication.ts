@@ -16,12 +16,13 @@ import {
   type LoginMethod,
   ManagementAuthorization,
   PolicyFiles,
+  roleMappingResolver,
   serviceAccountTokenOf,
   type SessionSettings,
   TokenCleanup,
 } from '@ensign/auth';
 import type { DigestBus, DigestWatch } from '@ensign/bus';
-import type { AppAuth } from '@ensign/control-plane';
+import type { AppAuth, AuditTrail, AuthorizationMetricsSource } from '@ensign/control-plane';
 import type { EvaluatorAuthOptions } from '@ensign/evaluator';
 import type { SqlStore } from '@ensign/store';
 import type { Logger } from 'pino';
@@ -99,11 +100,12 @@ function loginMethods(auth: AuthConfig): Array<{ paths: string[]; method: LoginM
 
 /** The policy of `authorization.local`, when authorization is required. */
 function authorizationFiles(config: EnsignConfig, logger: Logger): PolicyFiles | undefined {
-  const { required, local } = config.authorization;
+  const { required, local, roles } = config.authorization;
   if (!required) return undefined;
   const { policy, data } = local;
   return new PolicyFiles({
     logger,
+    ...(roles.length === 0 ? {} : { roles: { extraRoles: roleMappingResolver(roles) } }),
     ...(policy.path === '' && policy.opa_url === '' ? {} : { policy: { path: policy.path, pollIntervalMs: policy.poll_interval, ...(policy.opa_url === '' ? {} : { opaUrl: policy.opa_url }) } }),
     ...(data.path === '' ? {} : { data: { path: data.path, pollIntervalMs: data.poll_interval } }),
   });
@@ -112,6 +114,8 @@ function authorizationFiles(config: EnsignConfig, logger: Logger): PolicyFiles |
 /** Authentication of a running server; `start` once the store is migrated, `close` at shutdown. */
 export interface ServerAuthentication {
   app: AppAuth;
+  /** What `/metrics` counts of authorization, when it is required. */
+  authorizationMetrics?: AuthorizationMetricsSource;
   evaluator: EvaluatorAuthOptions;
   /** Creates the first token if needed, loads the digests, starts the background jobs. */
   start(): Promise<void>;
@@ -124,11 +128,13 @@ export interface ServerAuthenticationOptions {
   logger: Logger;
   /** Scaled out: where the digest set is published (and sets of other control planes are seen). */
   bus?: DigestBus;
+  /** Audit sinks: refused calls are recorded with status denied. */
+  audit?: Pick<AuditTrail, 'recordDenied'>;
 }
 
 /** Builds every part from the configuration; throws on a method configuration that cannot work. */
 export function createServerAuthentication(options: ServerAuthenticationOptions): ServerAuthentication {
-  const { config, store, logger, bus } = options;
+  const { config, store, logger, bus, audit } = options;
   const auth = config.authentication;
   const authentications = store.authentications;
   const jwt = configuredJwtVerifier(auth);
@@ -175,17 +181,25 @@ export function createServerAuthentication(options: ServerAuthenticationOptions)
     ...(policyFiles === undefined
       ? {}
       : {
+          authorizationStatus: () => policyFiles.status(),
           authorization: new ManagementAuthorization({
             engine: () => policyFiles,
-            onDenied: ({ operation, input }) =>
-              logger.info({ operation: operation.name, namespace: input.request.namespace, resource: input.request.resource, subject: input.request.subject, action: input.request.action, authentication: input.authentication.id }, 'permission denied'),
+            onDenied: (denial) => {
+              const { operation, input } = denial;
+              logger.info({ operation: operation.name, namespace: input.request.namespace, resource: input.request.resource, subject: input.request.subject, action: input.request.action, authentication: input.authentication.id }, 'permission denied');
+              audit?.recordDenied(denial);
+            },
           }),
         }),
   };
   let watch: DigestWatch | undefined;
+  const authorization = app.authorization;
 
   return {
     app,
+    ...(policyFiles === undefined || !(authorization instanceof ManagementAuthorization)
+      ? {}
+      : { authorizationMetrics: { counts: authorization.counts, reloadFailures: () => policyFiles.reloadFailures } }),
     evaluator: evaluatorAuth(auth, live.current, jwt),
     async start() {
       if (auth.methods.token.enabled) {

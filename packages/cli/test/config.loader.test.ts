@@ -82,6 +82,7 @@ test('without a file or environment every setting has its documented default', (
       required: false,
       backend: 'local',
       local: { policy: { path: '', poll_interval: 300_000, opa_url: '' }, data: { path: '', poll_interval: 30_000 } },
+      roles: [],
     },
     metrics: { enabled: true },
     analytics: { enabled: true, buffer: { flush_period: 10_000 }, retention: 604_800_000, usage_retention: 7_776_000_000, stale_after: 2_592_000_000 },
@@ -333,6 +334,7 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['authorization.local.policy.opa_url', 'authorization:\n  local: {policy: {opa_url: [a]}}', 'authorization.local.policy.opa_url: must be a non-empty string (got a list)'],
   ['authorization.local.data.path', 'authorization:\n  local: {data: {path: [a]}}', 'authorization.local.data.path: must be a non-empty string (got a list)'],
   ['authorization.local.data.poll_interval', 'authorization:\n  local: {data: {poll_interval: soon}}', 'authorization.local.data.poll_interval: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "soon")'],
+  ['authorization.roles', 'authorization:\n  roles: [{role: admin}]', 'authorization.roles: [0]: names no criterion (emails, claims, organizations, teams), so it would match nobody (got a list)'],
   ['tracing.otlp.headers', 'tracing:\n  otlp: {headers: {x-api-key: 3}}', 'tracing.otlp.headers: must be a mapping of names to strings (a JSON object in the environment) (got a mapping)'],
   ['audit.events', 'audit:\n  events: 3', 'audit.events: must be a list of strings (comma-separated in the environment) (got 3)'],
   ['audit.buffer.capacity', 'audit:\n  buffer: {capacity: 1}', 'audit.buffer.capacity: must be an integer between 2 and 10 (got 1)'],
@@ -395,4 +397,12 @@ test('an unreadable or malformed file is refused with its path', (t) => {
   t.is(missing, 'cannot read configuration file "/nope/ensign.yml": ENOENT');
   t.regex(errorOf(() => fromYaml('server:\n  http_port: [1\n')), /^ensign\.yml: /);
   t.is(errorOf(() => fromYaml('- a\n- b\n')), 'ensign.yml: the document must be a mapping of settings');
+});
+
+test('authorization.roles: mappings from the file and from the environment', (t) => {
+  const file = 'authorization:\n  roles:\n    - {role: editor, claims: {groups: eng}, teams: ["acme:platform"]}\n';
+  t.deepEqual(fromYaml(file).config.authorization.roles, [{ role: 'editor', claims: { groups: 'eng' }, teams: ['acme:platform'] }]);
+  const env = { ENSIGN_AUTHORIZATION_ROLES: '[{"role":"admin","emails":["ops@example.com"]}]' };
+  t.deepEqual(loadConfig({ env }).config.authorization.roles, [{ role: 'admin', emails: ['ops@example.com'] }]);
+  t.is(errorOf(() => loadConfig({ env: { ENSIGN_AUTHORIZATION_ROLES: '[{"role":"x","teams":["platform"]}]' } })).split(' (got')[0], 'authorization.roles: [0].teams: each team is written organization:team');
 });

@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { AUTH_PREFIX } from './auth/auth-surface.js';
 import { authenticationMiddleware } from './auth/authentication.middleware.js';
-import { namespaceScopeMiddleware } from './auth/namespace-scope.middleware.js';
 import { type Operations, operations } from './auth/operation.middleware.js';
 import type { OperationGuard } from './auth/operation-guard.js';
 import { registerPermissionsRoutes } from './features/permissions/permissions.routes.js';
@@ -15,23 +14,15 @@ import { registerAnalyticsRoutes } from './features/analytics/analytics.routes.j
 import { type AnalyticsOptions, DEFAULT_STALE_AFTER_MS } from './features/analytics/usage.repository.js';
 import { registerUsageRoutes } from './features/analytics/usage.routes.js';
 import { type AppAuth, authRouter } from './features/auth/auth-router.js';
-import { ConstraintService } from './features/constraints/constraint.service.js';
 import { registerConstraintRoutes } from './features/constraints/constraint.routes.js';
-import { DistributionService } from './features/distributions/distribution.service.js';
 import { registerDistributionRoutes } from './features/distributions/distribution.routes.js';
 import { registerDocumentRoutes } from './features/documents/document.routes.js';
-import { FlagService } from './features/flags/flag.service.js';
 import { registerFlagRoutes } from './features/flags/flag.routes.js';
 import { registerHistoryRoutes } from './features/history/history.routes.js';
-import { NamespaceService } from './features/namespaces/namespace.service.js';
 import { registerNamespaceRoutes } from './features/namespaces/namespace.routes.js';
-import { RolloutService } from './features/rollouts/rollout.service.js';
 import { registerRolloutRoutes } from './features/rollouts/rollout.routes.js';
-import { RuleService } from './features/rules/rule.service.js';
 import { registerRuleRoutes } from './features/rules/rule.routes.js';
-import { SegmentService } from './features/segments/segment.service.js';
 import { registerSegmentRoutes } from './features/segments/segment.routes.js';
-import { VariantService } from './features/variants/variant.service.js';
 import { registerVariantRoutes } from './features/variants/variant.routes.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { type BuildInfo, registerInfoRoutes } from './meta/info.routes.js';
@@ -46,6 +37,7 @@ import { type HttpRequestRecorder, requestMetricsMiddleware } from './http/reque
 import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/routing.middleware.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import type { ManagementStore } from './store.js';
+import { type ManagementServices, managementServices } from './management-services.js';
 import type { UiAssets } from './ui/ui-assets.js';
 import { uiMiddleware } from './ui/ui.middleware.js';
 
@@ -61,6 +53,8 @@ const METHODS = ['HEAD', 'GET', 'POST', 'PUT', 'DELETE'];
 
 export interface AppDeps {
   store: ManagementStore;
+  /** The use cases over `store`, when the caller shares them with gRPC; built here when not given. */
+  services?: ManagementServices;
   logger: Logger;
   /** Largest accepted request body; 1 MiB when not set. */
   bodyLimitBytes?: number;
@@ -80,21 +74,21 @@ export interface AppDeps {
   build?: BuildInfo;
 }
 
-function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy, analytics: AnalyticsOptions | undefined, op: Operations): AppRouter {
+function apiRouter(store: ManagementStore, services: ManagementServices, bodyLimitBytes: number, analytics: AnalyticsOptions | undefined, op: Operations, guard: OperationGuard | undefined): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
   // Router middleware runs only for requests that matched a route.
   router.use(...jsonBodyMiddleware(bodyLimitBytes));
-  // Namespace-scoped tokens: checked once the body, which may name the namespace, is parsed.
-  router.use(namespaceScopeMiddleware(API_PREFIX, policy));
-  registerNamespaceRoutes(router, new NamespaceService(store.namespaces), op);
-  registerFlagRoutes(router, new FlagService(store.flags), op);
-  registerVariantRoutes(router, new VariantService(store.variants), op);
-  registerSegmentRoutes(router, new SegmentService(store.segments), op);
-  registerConstraintRoutes(router, new ConstraintService(store.constraints), op);
-  registerRuleRoutes(router, new RuleService(store.rules), op);
-  registerDistributionRoutes(router, new DistributionService(store.distributions), op);
-  registerRolloutRoutes(router, new RolloutService(store.rollouts), op);
+  registerNamespaceRoutes(router, services.namespaces, op);
+  registerFlagRoutes(router, services.flags, op);
+  registerVariantRoutes(router, services.variants, op);
+  registerSegmentRoutes(router, services.segments, op);
+  registerConstraintRoutes(router, services.constraints, op);
+  registerRuleRoutes(router, services.rules, op);
+  registerDistributionRoutes(router, services.distributions, op);
+  registerRolloutRoutes(router, services.rollouts, op);
   registerHistoryRoutes(router, store.audit, op);
+  // About the caller itself: no operation (a scoped token hears about its own namespace).
+  registerPermissionsRoutes(router, store.namespaces, guard);
   if (analytics !== undefined) {
     const { usage, staleAfterMs = DEFAULT_STALE_AFTER_MS, now = () => new Date() } = analytics;
     registerUsageRoutes(router, { usage, namespaces: store.namespaces, flags: store.flags, staleAfterMs, now }, op);
@@ -106,27 +100,15 @@ function apiRouter(store: ManagementStore, bodyLimitBytes: number, policy: Acces
  * The document routes under `/api/v1` (export, import): a router of their own, as an import's body
  * is YAML or JSON text the management API's JSON-object parser would refuse.
  */
-function documentsRouter(store: ManagementStore, bodyLimitBytes: number, policy: AccessPolicy, op: Operations): AppRouter {
+function documentsRouter(store: ManagementStore, bodyLimitBytes: number, op: Operations): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
-  router.use(namespaceScopeMiddleware(API_PREFIX, policy));
   registerDocumentRoutes(router, { documents: store.documents, bodyLimitBytes }, op);
   return router;
 }
 
-/**
- * `/api/v1/permissions`: a router of its own, without the namespace-scope check, as it is about
- * the caller itself (a scoped token hears about its own namespace).
- */
-function permissionsRouter(store: ManagementStore, guard: OperationGuard | undefined): AppRouter {
-  const router: AppRouter = new Router<AppState>({ prefix: API_PREFIX, methods: METHODS, sensitive: true });
-  registerPermissionsRoutes(router, store.namespaces, guard);
-  return router;
-}
-
-/** `/internal/v1/analytics`: authenticated as management routes, a scoped token held to the path's namespace. */
-function analyticsRouter(analytics: AnalyticsOptions, policy: AccessPolicy, op: Operations): AppRouter {
+/** `/internal/v1/analytics`: authenticated as management routes, a scoped token held to the path's namespace by its operations. */
+function analyticsRouter(analytics: AnalyticsOptions, op: Operations): AppRouter {
   const router: AppRouter = new Router<AppState>({ prefix: ANALYTICS_PREFIX, methods: METHODS, sensitive: true });
-  router.use(namespaceScopeMiddleware(ANALYTICS_PREFIX, policy));
   registerAnalyticsRoutes(router, analytics.usage, op);
   return router;
 }
@@ -144,14 +126,18 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const health: AppRouter = new Router<AppState>({ methods: METHODS, sensitive: true });
   const storage: StorageReport = deps.storage ?? { type: 'database', readOnly: false };
   const declarative = storage.status;
-  registerHealthRoutes(health, deps.store, declarative === undefined ? {} : { storage: () => storageHealth(declarative()) });
+  const authorizationStatus = deps.auth?.authorizationStatus;
+  registerHealthRoutes(health, deps.store, {
+    ...(declarative === undefined ? {} : { storage: () => storageHealth(declarative()) }),
+    ...(authorizationStatus === undefined ? {} : { authorization: authorizationStatus }),
+  });
   if (deps.metrics !== undefined) registerMetricsRoutes(health, deps.metrics);
   const bodyLimitBytes = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const { auth } = deps;
   const policy = auth?.policy ?? AccessPolicy.OPEN;
   // Every management route names its operation; with authorization configured, each is checked before its handler.
-  const op = operations(auth?.authorization);
-  const api = apiRouter(deps.store, bodyLimitBytes, policy, deps.analytics, op);
+  const op = operations(policy, auth?.authorization);
+  const api = apiRouter(deps.store, deps.services ?? managementServices(deps.store), bodyLimitBytes, deps.analytics, op, auth?.authorization);
 
   app.use(tracingMiddleware());
   app.use(requestLogMiddleware(deps.logger));
@@ -174,14 +160,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(meta.allowedMethods(allowed));
   app.use(api.routes());
   app.use(api.allowedMethods(allowed));
-  const permissions = permissionsRouter(deps.store, auth?.authorization);
-  app.use(permissions.routes());
-  app.use(permissions.allowedMethods(allowed));
-  const documents = documentsRouter(deps.store, bodyLimitBytes, policy, op);
+  const documents = documentsRouter(deps.store, bodyLimitBytes, op);
   app.use(documents.routes());
   app.use(documents.allowedMethods(allowed));
   if (deps.analytics !== undefined) {
-    const internal = analyticsRouter(deps.analytics, policy, op);
+    const internal = analyticsRouter(deps.analytics, op);
     app.use(internal.routes());
     app.use(internal.allowedMethods(allowed));
   }

@@ -5,6 +5,8 @@ export type { UiAsset, UiAssets, UiFile } from './ui/ui-assets.js';
 export type { AppState } from './http/app-state.js';
 export type { HttpRequestRecorder } from './http/request-metrics.middleware.js';
 export type { ManagementStore } from './store.js';
+export { managementServices } from './management-services.js';
+export type { ManagementServices } from './management-services.js';
 export type { ConstraintRepository } from './features/constraints/constraint.repository.js';
 export type { DistributionRepository } from './features/distributions/distribution.repository.js';
 export type { FlagRepository } from './features/flags/flag.repository.js';
@@ -61,6 +63,8 @@ export type { AuthenticationJson } from './features/auth/authentication-json.js'
 export { listMethods } from './features/auth/method-catalog.js';
 export { decodeCreateToken, decodeListTokens, readTimestamp } from './features/auth/token.decode.js';
 export { registerPublishMetrics } from './metrics/snapshot-publish.metrics.js';
+export { registerAuthorizationMetrics } from './metrics/authorization.metrics.js';
+export type { AuthorizationMetricsSource } from './metrics/authorization.metrics.js';
 export {
   DeclarativeError,
   DeclarativeStorage,

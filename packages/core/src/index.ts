@@ -222,3 +222,4 @@ export { AUTHZ_ACTIONS, AUTHZ_RESOURCES, AUTHZ_SUBJECTS } from './management-req
 export type { AuthorizationInput, AuthzAction, AuthzResource, AuthzSubject, ManagementKind, ManagementRequest, NamespacedResource, Permissions } from './management-request.js';
 export { checksOf, MANAGEMENT_OPERATIONS } from './management-operations.js';
 export type { ManagementOperation, ManagementOperationName } from './management-operations.js';
+export { challengeHeaders, gatewayNotFound, methodNotAllowed, withoutTrailingSlash } from './gateway.js';

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessPolicy, type Caller, type Resolved, type Surface } from '@ensign/auth';
-import { activeTracing, AppError, Code, DEFAULT_BODY_LIMIT_BYTES, type Fields, isServerFault, type Tracing } from '@ensign/core';
+import { activeTracing, AppError, challengeHeaders, DEFAULT_BODY_LIMIT_BYTES, type Fields, gatewayNotFound, isServerFault, methodNotAllowed, type Tracing } from '@ensign/core';
 import type { Logger } from 'pino';
 import { parseJsonObject, queryFields, readBody } from './http/body-reader.js';
 import { type HttpCall, HttpInput } from './http/http-call.js';
@@ -147,8 +147,8 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   function fail(route: HttpRoute, res: ServerResponse, started: number, failure: unknown, extraHeaders?: Record<string, string>): void {
     const err = asAppError(failure);
     if (isServerFault(err)) logger.error({ err: err.cause ?? err }, 'evaluation failed');
-    // Flipt's gateway names the reason of a 401 in WWW-Authenticate.
-    if (err.code === Code.Unauthenticated) extraHeaders = { ...extraHeaders, 'WWW-Authenticate': err.message };
+    const challenge = challengeHeaders(err);
+    if (challenge !== undefined) extraHeaders = { ...extraHeaders, ...challenge };
     if (route.stream !== undefined) {
       sendStreamError(res, err, route.stream.framing(res.req.headers.accept), extraHeaders);
     } else if (route.errors === 'ofrep') {
@@ -244,11 +244,11 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
       return;
     }
     if (match.kind === 'not-found') {
-      sendError(res, new AppError(Code.NotFound, 'Not Found'));
+      sendError(res, gatewayNotFound());
       return;
     }
     if (match.kind === 'method-not-allowed') {
-      sendError(res, new AppError(Code.Unimplemented, 'Method Not Allowed'));
+      sendError(res, methodNotAllowed());
       return;
     }
     const { route, params, pretty } = match;

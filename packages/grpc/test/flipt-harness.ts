@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccessPolicy, type Caller, type Credential } from '@ensign/auth';
-import { createApp, SnapshotPipeline } from '@ensign/control-plane';
+import { createApp, managementServices, SnapshotPipeline } from '@ensign/control-plane';
 import { InProcessSnapshotSource, type SnapshotSource } from '@ensign/evaluator';
 import { openStore, type SqlStore } from '@ensign/store';
 import { type Client, credentials, makeGenericClientConstructor, Metadata, type ServiceError } from '@grpc/grpc-js';
@@ -75,7 +75,7 @@ export async function startFlipt(options: FliptHarnessOptions = {}): Promise<Fli
   const grpc: RunningGrpcServer = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
-    bindings: [fliptBinding({ store, ...(source === undefined ? {} : { source }) })],
+    bindings: [fliptBinding({ services: managementServices(store), ...(source === undefined ? {} : { source }) })],
     auth: {
       policy: new AccessPolicy({ required: options.scopedTokens === true, exclude: { management: false, evaluation: false, ofrep: false } }),
       authenticator: scopedAuthenticator,

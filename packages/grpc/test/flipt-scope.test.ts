@@ -1,12 +1,13 @@
 /** Namespace-scoped tokens on `flipt.Flipt`: every method names the namespaces it touches. */
 import { inNamespaces } from '@ensign/auth';
+import { managementServices } from '@ensign/control-plane';
 import { status } from '@grpc/grpc-js';
 import test from 'ava';
 import { serviceDefinition } from '../src/index.js';
 import { fliptBinding } from '../src/services/flipt.service.js';
 import { startFlipt, TEAM_TOKEN } from './flipt-harness.js';
 
-const binding = fliptBinding({ store: {} as never });
+const binding = fliptBinding({ services: managementServices({} as never) });
 
 test('the binding serves every method of flipt.Flipt on the management surface', (t) => {
   t.is(binding.service, 'flipt.Flipt');

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DigestSet, EMPTY_DIGEST_SET } from '@ensign/auth';
 import { type DigestBus, type DigestWatch, openDigestBus } from '@ensign/bus';
-import { AppError, Code, errorBody } from '@ensign/core';
+import { errorBody, gatewayNotFound } from '@ensign/core';
 import { createEvaluationHandler, createEvaluatorHealthHandler, createEvaluatorMetricsHandler, createHealthCheck, NatsSnapshotSource, type SnapshotStreams } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import type { Logger } from 'pino';
@@ -16,7 +16,7 @@ import { openConfiguredBus } from '../snapshot-bus.js';
 import { configuredTls } from '../tls-files.js';
 import { openConfiguredUsageBus, startUsageShipper, type UsageShipper } from '../usage-shipping.js';
 
-const NOT_FOUND = JSON.stringify(errorBody(new AppError(Code.NotFound, 'Not Found')));
+const NOT_FOUND = JSON.stringify(errorBody(gatewayNotFound()));
 
 /** Flipt's error body for any route the evaluator does not serve. */
 function notFound(_req: IncomingMessage, res: ServerResponse): void {

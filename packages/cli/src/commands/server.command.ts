@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { currentActor, PolicyFileError } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { AnalyticsRetention, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, registerPublishMetrics, RevisionPoll, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
+import { AnalyticsRetention, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, managementServices, registerAuthorizationMetrics, registerPublishMetrics, RevisionPoll, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
 import { createEvaluationHandler, InProcessSnapshotSource, registerStreamMetrics, type SnapshotStreams } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import { authBindings, fliptBinding } from '@ensign/grpc/management';
@@ -134,8 +134,9 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
 
     // Authentication: the first token, the live digest set (published to NATS when scaled out), the cleanup job.
     if (config.nats.url !== '') digestBus = openDigestBus({ url: config.nats.url, bucket: config.nats.bucket, logger, name: 'ensign-server-auth' });
-    authentication = createServerAuthentication({ config, store, logger, ...(digestBus === undefined ? {} : { bus: digestBus }) });
+    authentication = createServerAuthentication({ config, store, logger, ...(digestBus === undefined ? {} : { bus: digestBus }), ...(trail === undefined ? {} : { audit: trail }) });
     await authentication.start();
+    if (authentication.authorizationMetrics !== undefined) registerAuthorizationMetrics(metrics, authentication.authorizationMetrics);
     logger.info({ required: config.authentication.required }, 'authentication ready');
 
     retention = new HistoryRetention({ history: store.audit, retentionMs: config.audit.retention, logger });
@@ -162,7 +163,9 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     shipper = startUsageShipper(config, logger, counting, (batch) => usage.record(batch), 'server');
     // With analytics off nothing is counted, so the analytics and usage routes are not served.
     const analytics = config.analytics.enabled ? { analytics: { usage, staleAfterMs: config.analytics.stale_after } } : {};
-    const app = createApp({ store: managed, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics, storage, build: buildInfo() });
+    // One set of use cases for HTTP and gRPC.
+    const services = managementServices(managed);
+    const app = createApp({ store: managed, services, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics, storage, build: buildInfo() });
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...counting });
     streams = evaluate.streams;
     if (streams !== undefined) registerStreamMetrics(metrics, streams.counts);
@@ -170,7 +173,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     grpc = await startGrpcListener({
       config,
       logger,
-      bindings: [fliptBinding({ store: managed, source, ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) }), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
+      bindings: [fliptBinding({ services, source, ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) }), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
       auth: { ...grpcAuth(authentication.evaluator, authentication.app.authenticator), ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) },
       readiness: managed,
       tls,

@@ -228,3 +228,33 @@ export function stringMapping(): Kind<Record<string, string>> {
     redact: () => '***',
   };
 }
+
+/**
+ * A list of items each read by `item` (given its `[i]` position for messages); from the
+ * environment, a JSON array. `shape` says what the list holds, for the message of anything else.
+ */
+export function listOf<T>(shape: string, item: (at: string, raw: unknown) => Parsed<T>, format: (value: T[]) => string): Kind<T[]> {
+  const refused = fail<T[]>(`must be ${shape} (a JSON array in the environment)`);
+  return {
+    type: 'list',
+    parse(raw) {
+      let items = raw;
+      if (typeof raw === 'string') {
+        try {
+          items = raw.trim() === '' ? [] : JSON.parse(raw);
+        } catch {
+          return refused;
+        }
+      }
+      if (!Array.isArray(items)) return refused;
+      const out: T[] = [];
+      for (const [i, value] of items.entries()) {
+        const parsed = item(`[${i}]`, value);
+        if (!parsed.ok) return parsed;
+        out.push(parsed.value);
+      }
+      return ok(out);
+    },
+    format,
+  };
+}

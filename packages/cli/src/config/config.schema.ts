@@ -6,6 +6,7 @@
 import { parseDatabaseUrl } from '@ensign/store/database-url';
 import { boolean, duration, integer, type Kind, listMapping, oneOf, optionalBoolean, port, ratio, redactUrlPassword, secret, stringList, stringMapping, text } from './config.kinds.js';
 import { oidcProviders } from './oidc-providers.kind.js';
+import { roleMappings } from './role-mappings.kind.js';
 import { webhookTemplates } from './webhook-templates.kind.js';
 
 /** One configuration setting. */
@@ -126,6 +127,7 @@ export const SETTINGS = [
   setting('authorization.local.policy.opa_url', text({ allowEmpty: true }), '', 'An Open Policy Agent serving the policy (its decision API, e.g. http://127.0.0.1:8181); it then decides every call, failing closed with 503 when it does not answer.'),
   setting('authorization.local.data.path', text({ allowEmpty: true }), '', 'The data file (JSON); without a policy, Flipt\'s role data {"roles": [{"name", "rules": [{"resource", "actions", "namespace"}]}]}.'),
   setting('authorization.local.data.poll_interval', duration({ min: 1 }), 30_000, 'How often the data file is read again.'),
+  setting('authorization.roles', roleMappings(), [], 'Roles by identity, for the role policy, added to the credential\'s io.flipt.auth.role: a list of {role, emails, claims (OIDC ID-token claim: value), organizations, teams (organization:team)}; every criterion a mapping names must match. A JSON array in the environment.'),
   setting('authentication.methods.token.cleanup.interval', duration({ min: 1 }), 3_600_000, 'How often expired authentications are deleted.'),
   setting('authentication.methods.token.cleanup.grace_period', duration(), 1_800_000, 'How long an expired authentication is kept before the cleanup deletes it (it is refused from the moment it expires).'),
   setting('authentication.methods.oidc.enabled', boolean(), false, 'Browser login through the OpenID Connect providers below.'),

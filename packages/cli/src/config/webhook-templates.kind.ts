@@ -1,5 +1,5 @@
 /** The kind of `audit.sinks.webhook.templates`: Flipt's list of `{url, body, headers}` webhook templates. */
-import { type Kind, type Parsed, readMapping, text } from './config.kinds.js';
+import { type Kind, listOf, type Parsed, readMapping, text } from './config.kinds.js';
 
 /** One template as written in the file. */
 export interface WebhookTemplateSetting {
@@ -26,28 +26,7 @@ function template(at: string, raw: unknown): Parsed<WebhookTemplateSetting> {
 }
 
 export function webhookTemplates(): Kind<WebhookTemplateSetting[]> {
-  return {
-    type: 'list',
-    parse(raw) {
-      let items = raw;
-      if (typeof raw === 'string') {
-        try {
-          items = raw.trim() === '' ? [] : JSON.parse(raw);
-        } catch {
-          return fail('must be a list of {url, body, headers} (a JSON array in the environment)');
-        }
-      }
-      if (!Array.isArray(items)) return fail('must be a list of {url, body, headers} (a JSON array in the environment)');
-      const out: WebhookTemplateSetting[] = [];
-      for (const [i, item] of items.entries()) {
-        const parsed = template(`[${i}]`, item);
-        if (!parsed.ok) return parsed;
-        out.push(parsed.value);
-      }
-      return { ok: true, value: out };
-    },
-    format: (value) => (value.length === 0 ? '[]' : value.map((t) => t.url).join(', ')),
-    // Headers may carry credentials: an error never echoes the value.
-    redact: () => '***',
-  };
+  const list = listOf('a list of {url, body, headers}', template, (value) => (value.length === 0 ? '[]' : value.map((t) => t.url).join(', ')));
+  // Headers may carry credentials: an error never echoes the value.
+  return { ...list, redact: () => '***' };
 }

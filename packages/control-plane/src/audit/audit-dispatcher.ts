@@ -6,7 +6,9 @@
 import type { ChangeRecord } from '@ensign/core';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import type { Denial } from '@ensign/auth';
 import { toAuditEvent } from './audit-event.js';
+import { toDeniedAuditEvent } from './denied-event.js';
 import { parseAuditEvents } from './audit-filter.js';
 import { sinkMetrics } from './audit-metrics.js';
 import { AUDIT_DEFAULTS, type AuditOptions } from './audit-options.js';
@@ -25,6 +27,8 @@ export interface AuditDeps {
 export interface AuditTrail {
   /** Takes a committed change; returns at once and never throws. */
   record(change: ChangeRecord): void;
+  /** Takes a call authorization refused (a refused read is not audited); returns at once and never throws. */
+  recordDenied(denial: Denial): void;
   /** Hands the buffered events to the sinks and resolves once every sink has settled them. */
   flush(): Promise<void>;
   /** Stops taking changes, flushes, waits for the sinks at most `timeoutMs`, then drops (and logs) the rest. */
@@ -64,6 +68,18 @@ export function createAuditTrail(options: AuditOptions, deps: AuditDeps): AuditT
     for (const queue of queues) queue.push(batch);
   };
   const settled = (): Promise<unknown> => Promise.all(queues.map((q) => q.idle()));
+  /** Buffers an event the filter allows; a full buffer, or the flush period, hands it to the sinks. */
+  const take = (item: AuditItem): void => {
+    if (!filter.allows(item.event)) return;
+    buffer.push(item);
+    if (buffer.length >= options.buffer.capacity) {
+      flushBuffer();
+    } else if (timer === undefined) {
+      // Unreferenced: a pending flush must not keep the process alive; `close` flushes it.
+      timer = setTimeout(flushBuffer, options.buffer.flushPeriodMs);
+      timer.unref();
+    }
+  };
 
   return {
     record(change) {
@@ -73,18 +89,19 @@ export function createAuditTrail(options: AuditOptions, deps: AuditDeps): AuditT
           logger.warn({ namespaceKey: change.namespaceKey, resource: change.resource, key: change.key }, 'audit trail closed; change not recorded');
           return;
         }
-        const event = toAuditEvent(change, now);
-        if (!filter.allows(event)) return;
-        buffer.push({ event, namespaceKey: change.namespaceKey, key: change.key });
-        if (buffer.length >= options.buffer.capacity) {
-          flushBuffer();
-        } else if (timer === undefined) {
-          // Unreferenced: a pending flush must not keep the process alive; `close` flushes it.
-          timer = setTimeout(flushBuffer, options.buffer.flushPeriodMs);
-          timer.unref();
-        }
+        take({ event: toAuditEvent(change, now), namespaceKey: change.namespaceKey, key: change.key });
       } catch (err) {
         logger.error({ err, namespaceKey: change?.namespaceKey, resource: change?.resource, key: change?.key }, 'audit event not recorded');
+      }
+    },
+
+    recordDenied(denial) {
+      if (queues.length === 0 || closing !== undefined) return;
+      try {
+        const event = toDeniedAuditEvent(denial, now());
+        if (event !== undefined) take({ event, namespaceKey: denial.input.request.namespace ?? '', key: '' });
+      } catch (err) {
+        logger.error({ err, operation: denial.operation.name }, 'audit event of a refusal not recorded');
       }
     },
 

@@ -44,8 +44,10 @@ export interface AuditEvent {
   payload: Record<string, unknown>;
   /** RFC 3339, whole seconds. */
   timestamp: string;
-  status: 'success';
-  ensign: EnsignAuditDetails;
+  /** `denied`: a call authorization refused (nothing was changed). */
+  status: 'success' | 'denied';
+  /** Absent on a refusal, which changed nothing. */
+  ensign?: EnsignAuditDetails;
 }
 
 /**
@@ -58,7 +60,7 @@ export function authenticationOf(actor: Actor | undefined): string {
 }
 
 /** RFC 3339 in UTC with whole seconds, as Go's `time.RFC3339` layout prints it. */
-function rfc3339(at: string, now: () => Date): string {
+export function rfc3339(at: string, now: () => Date): string {
   const time = new Date(at);
   // A record always carries a valid time; should one not, stamp it now rather than throw on the write path.
   const when = Number.isNaN(time.getTime()) ? now() : time;

@@ -104,7 +104,7 @@ export class SinkQueue {
         if (wait === undefined) {
           metrics.count('failed');
           this.o.logger.error(
-            { sink: sink.name, type: item.event.type, action: item.event.action, namespaceKey: item.namespaceKey, key: item.key, revision: item.event.ensign.revision, attempts: attempt + 1, err: (err as Error).message },
+            { sink: sink.name, type: item.event.type, action: item.event.action, namespaceKey: item.namespaceKey, key: item.key, revision: item.event.ensign?.revision, attempts: attempt + 1, err: (err as Error).message },
             'audit event not delivered; given up',
           );
           return;

@@ -12,6 +12,8 @@ export interface HealthOptions {
   timeoutMs?: number;
   /** Details added to the body as `storage` (declarative storage's last sync), when given. */
   storage?: () => Record<string, unknown>;
+  /** Added as `authorization` (the policy files: which engine decides, each file's version, the latest error). */
+  authorization?: () => unknown;
 }
 
 /**
@@ -36,6 +38,8 @@ export function registerHealthRoutes(router: AppRouter, store: Pingable, options
       timer.abort();
     }
     const status = healthy ? 'SERVING' : 'NOT_SERVING';
-    sendJson(ctx, options.storage === undefined ? { status } : { status, storage: options.storage() }, healthy ? 200 : 503);
+    // A policy file that failed to reload leaves the last good one deciding: still SERVING, and said here.
+    const details = { ...(options.storage === undefined ? {} : { storage: options.storage() }), ...(options.authorization === undefined ? {} : { authorization: options.authorization() }) };
+    sendJson(ctx, { status, ...details }, healthy ? 200 : 503);
   });
 }

@@ -1,4 +1,4 @@
-import { Code, errorBody, internal, isAppError, isServerFault } from '@ensign/core';
+import { challengeHeaders, errorBody, internal, isAppError, isServerFault } from '@ensign/core';
 import type { Middleware } from 'koa';
 import type { AppState } from './app-state.js';
 import { sendJson } from './respond.js';
@@ -14,7 +14,8 @@ export function errorsMiddleware(): Middleware<AppState> {
     } catch (err) {
       const appErr = isAppError(err) ? err : internal();
       if (isServerFault(err)) ctx.state.log.error({ err }, 'request failed');
-      if (appErr.code === Code.Unauthenticated) ctx.set('WWW-Authenticate', appErr.message);
+      const challenge = challengeHeaders(appErr);
+      if (challenge !== undefined) ctx.set(challenge);
       sendJson(ctx, errorBody(appErr), appErr.httpStatus);
     }
   };

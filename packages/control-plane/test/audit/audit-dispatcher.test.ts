@@ -190,3 +190,22 @@ test('record never throws, even on a record it cannot read', (t) => {
   t.notThrows(() => audit.record(null as unknown as ChangeRecord));
   t.true(lines.some((l) => l.level === 50 && l.msg === 'audit event not recorded'));
 });
+
+test('a refused write reaches the sinks as Flipt\'s event with status denied; a refused read and a filtered noun do not', async (t) => {
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  const { audit } = trail(t, { url: receiver.url, events: ['flag:*', 'token:*'] });
+  const authentication = { id: 'a1', method: 1, metadata: { 'io.flipt.auth.token.name': 'ci', 'io.flipt.auth.role': 'viewer' } };
+  const denied = (name: 'CreateFlag' | 'GetFlag' | 'DeleteSegment', subject: 'flag' | 'segment', action: 'create' | 'read' | 'delete') => ({
+    operation: { name, namespace: 'prod' },
+    input: { request: { namespace: 'prod', resource: subject, subject, action, status: 'denied' as const }, authentication },
+  });
+  audit.recordDenied(denied('GetFlag', 'flag', 'read'));
+  audit.recordDenied(denied('DeleteSegment', 'segment', 'delete'));
+  audit.recordDenied(denied('CreateFlag', 'flag', 'create'));
+  await audit.flush();
+  t.is(receiver.requests.length, 1, 'only the refused flag creation passes the filter');
+  const event = JSON.parse((receiver.requests[0] as { body: Buffer }).body.toString());
+  t.like(event, { version: '0.2', type: 'flag', action: 'created', status: 'denied', payload: { namespace_key: 'prod' }, metadata: { actor: { authentication: 'token', name: 'ci' } } });
+  t.false('ensign' in event, 'a refusal changed nothing, so it carries no revision');
+});

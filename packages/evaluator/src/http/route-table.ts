@@ -1,4 +1,5 @@
 /** The evaluator's routes and the paths it answers for; everything else belongs to the control plane. */
+import { withoutTrailingSlash } from '@ensign/core';
 
 /** What the table needs to know of a route. */
 export interface RouteSpec {
@@ -63,9 +64,7 @@ export class RouteTable<H extends RouteSpec> {
 
   match(method: string, url: string): RouteMatch<H> | undefined {
     const q = url.indexOf('?');
-    let path = q === -1 ? url : url.slice(0, q);
-    // COMPAT(flipt): trailing slashes are stripped before routing.
-    while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    const path = withoutTrailingSlash(q === -1 ? url : url.slice(0, q));
     const pretty = q !== -1 && hasPretty(url.slice(q + 1));
 
     const fixed = this.fixed.get(path);

@@ -3,18 +3,7 @@
  * the decoder of the matching HTTP route and calls the same control-plane service, so both
  * transports share every rule; the legacy Evaluate methods run the evaluator's legacy evaluation.
  */
-import {
-  ConstraintService,
-  DistributionService,
-  FlagService,
-  type ManagementStore,
-  type OperationGuard,
-  NamespaceService,
-  RolloutService,
-  RuleService,
-  SegmentService,
-  VariantService,
-} from '@ensign/control-plane';
+import type { ManagementServices, OperationGuard } from '@ensign/control-plane';
 import type { SnapshotSource } from '@ensign/evaluator';
 import type { GrpcBinding } from '../grpc-binding.js';
 import { constraintMethods } from './flipt-constraints.js';
@@ -28,7 +17,8 @@ import { segmentMethods } from './flipt-segments.js';
 import { variantMethods } from './flipt-variants.js';
 
 export interface FliptBindingDeps {
-  store: ManagementStore;
+  /** The use cases the HTTP routes call too (`managementServices(store)`). */
+  services: ManagementServices;
   /** Where Evaluate and BatchEvaluate find snapshots; both answer UNIMPLEMENTED without one. */
   source?: SnapshotSource;
   /** `authorization.required`: filters what ListNamespaces answers. */
@@ -37,20 +27,20 @@ export interface FliptBindingDeps {
 
 /** The `flipt.Flipt` service; namespace-scoped tokens are held to the namespace each request names. */
 export function fliptBinding(deps: FliptBindingDeps): GrpcBinding {
-  const { store } = deps;
+  const { services } = deps;
   return {
     service: 'flipt.Flipt',
     surface: 'management',
     methods: {
       ...legacyEvaluationMethods(deps.source),
-      ...namespaceMethods(new NamespaceService(store.namespaces), deps.authorization),
-      ...flagMethods(new FlagService(store.flags)),
-      ...variantMethods(new VariantService(store.variants)),
-      ...segmentMethods(new SegmentService(store.segments)),
-      ...constraintMethods(new ConstraintService(store.constraints)),
-      ...ruleMethods(new RuleService(store.rules)),
-      ...distributionMethods(new DistributionService(store.distributions)),
-      ...rolloutMethods(new RolloutService(store.rollouts)),
+      ...namespaceMethods(services.namespaces, deps.authorization),
+      ...flagMethods(services.flags),
+      ...variantMethods(services.variants),
+      ...segmentMethods(services.segments),
+      ...constraintMethods(services.constraints),
+      ...ruleMethods(services.rules),
+      ...distributionMethods(services.distributions),
+      ...rolloutMethods(services.rollouts),
     },
   };
 }

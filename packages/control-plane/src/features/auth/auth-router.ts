@@ -26,6 +26,8 @@ export interface AppAuth {
   kubernetes?: { verifier: ServiceAccountVerifier; readToken: (body: unknown) => string };
   /** `authorization.required`: who may run which management operation. */
   authorization?: OperationGuard;
+  /** The policy's state for `/health` (engine, files, latest error). */
+  authorizationStatus?: () => unknown;
   /** Called after every change to authentications (reloads the live digest set). */
   changed?: () => Promise<void>;
 }
