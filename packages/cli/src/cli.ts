@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { renderConfigText } from './config/config.reference.js';
 import { EXPORT_FLAGS, exportArgs, type ExportArgs, type FlagSpec, IMPORT_FLAGS, importArgs, type ImportArgs } from './transfer-flags.js';
+import { AUTHZ_FLAGS, type AuthzArgs, authzArgs } from './authz-flags.js';
 
 /** A subcommand of `ensign`. */
 export interface CommandSpec {
@@ -15,7 +16,7 @@ export interface CommandSpec {
 }
 
 /** The names `ensign` accepts as its first argument. */
-export type CommandName = 'server' | 'evaluator' | 'migrate' | 'export' | 'import';
+export type CommandName = 'server' | 'evaluator' | 'migrate' | 'export' | 'import' | 'authz';
 
 const CONFIG_FLAG: FlagSpec = {
   name: 'config',
@@ -81,6 +82,17 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: '(<file> | --stdin) [--drop] [--skip-existing] [-a <url> [-t <token>]] [--config <path>]',
     flags: IMPORT_FLAGS,
   },
+  {
+    name: 'authz',
+    summary: 'Explain what a credential may do in each namespace (authorization)',
+    description:
+      'explain: asks the server at --address what the credential of --token may do, as its authorization\n' +
+      'policy decides (GET /api/v1/permissions), and prints a row per namespace the credential may view: the\n' +
+      'actions (create, read, update, delete) granted on the namespace, its flags and its segments, then on\n' +
+      'tokens. Exits 1 with one line on stderr when the server refuses or cannot be reached.',
+    usage: 'explain -a <url> [-t <token>] [-n <namespace>]',
+    flags: AUTHZ_FLAGS,
+  },
 ];
 
 /** What the command line asks for. */
@@ -90,6 +102,7 @@ export type Invocation =
   | { kind: 'run'; command: 'server' | 'evaluator' | 'migrate'; configPath: string | undefined }
   | { kind: 'run'; command: 'export'; configPath: string | undefined; args: ExportArgs }
   | { kind: 'run'; command: 'import'; configPath: string | undefined; args: ImportArgs }
+  | { kind: 'run'; command: 'authz'; configPath: string | undefined; args: AuthzArgs }
   | { kind: 'usage-error'; message: string; usage: string };
 
 const flagLine = (flag: FlagSpec): string => {
@@ -151,7 +164,7 @@ const usageError = (message: string): Invocation => ({ kind: 'usage-error', mess
 /** Every flag any command takes, for one strict parse; which command takes which is checked after. */
 const ALL_FLAGS: readonly FlagSpec[] = [
   ...[CONFIG_FLAG, HELP_FLAG, VERSION_FLAG],
-  ...[...EXPORT_FLAGS, ...IMPORT_FLAGS].filter((flag, i, all) => all.findIndex((f) => f.name === flag.name) === i),
+  ...[...EXPORT_FLAGS, ...IMPORT_FLAGS, ...AUTHZ_FLAGS].filter((flag, i, all) => all.findIndex((f) => f.name === flag.name) === i),
 ];
 
 const PARSE_OPTIONS = Object.fromEntries(
@@ -179,7 +192,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (name !== undefined && command === undefined) return usageError(`unknown command "${name}"`);
   const foreign = foreignFlag(values, command);
   if (foreign !== undefined) return usageError(command ? `unknown flag --${foreign} for "ensign ${command.name}"` : 'missing command');
-  if (command?.name !== 'import' && extra.length > 0) return usageError(`unexpected argument "${extra[0]}"`);
+  if (command?.name !== 'import' && command?.name !== 'authz' && extra.length > 0) return usageError(`unexpected argument "${extra[0]}"`);
   if (values.help) return { kind: 'help', text: command ? commandHelp(command) : rootHelp() };
   if (values.version) {
     return command ? usageError(`unknown flag --version for "ensign ${command.name}"`) : { kind: 'version' };
@@ -196,6 +209,10 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     case 'import': {
       const args = importArgs(values, extra);
       return typeof args === 'string' ? usageError(args) : { kind: 'run', command: 'import', configPath, args };
+    }
+    case 'authz': {
+      const args = authzArgs(values, extra);
+      return typeof args === 'string' ? usageError(args) : { kind: 'run', command: 'authz', configPath, args };
     }
     default:
       return { kind: 'run', command: command.name, configPath };

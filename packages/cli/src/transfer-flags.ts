@@ -56,14 +56,14 @@ export const IMPORT_FLAGS: readonly FlagSpec[] = [
   TOKEN,
 ];
 
-type Values = Readonly<Record<string, string | boolean | undefined>>;
+export type Values = Readonly<Record<string, string | boolean | undefined>>;
 
 const text = (values: Values, name: string): string | undefined => {
   const value = values[name];
   return typeof value === 'string' ? value : undefined;
 };
 
-function remoteOf(values: Values): RemoteTarget | string | undefined {
+export function remoteOf(values: Values): RemoteTarget | string | undefined {
   const address = text(values, 'address');
   const token = text(values, 'token');
   if (address === undefined) return token === undefined ? undefined : '--token needs --address';
