@@ -57,6 +57,15 @@ test('an admin bootstrap token and a viewer: reads pass, writes are 403 over HTT
   t.is((await viewer.post('/auth/v1/method/token', { name: 'escalate', description: '' })).status, 403, 'a viewer may not mint tokens');
   t.like((await viewer.post('/evaluate/v1/boolean', { flagKey: 'beta', entityId: 'u1', context: {} })).body, { enabled: true });
   t.is((await viewer.get('/auth/v1/self')).status, 200, '/auth/v1/self is never checked');
+  // The client-side snapshot needs flag:read and segment:read, as in Flipt.
+  const snapshotPath = '/internal/v1/evaluation/snapshot/namespace/default';
+  t.is((await viewer.get(snapshotPath)).status, 200);
+  const roleless = await admin.post('/auth/v1/method/token', { name: 'roleless', description: '' });
+  const nobody = as(server, roleless.body.clientToken);
+  t.like((await nobody.post('/evaluate/v1/boolean', { flagKey: 'beta', entityId: 'u1', context: {} })).body, { enabled: true }, 'evaluation needs no role');
+  const snapshot = await nobody.get(snapshotPath);
+  t.is(snapshot.status, 403);
+  t.deepEqual(snapshot.body, { code: 7, message: 'permission denied', details: [] });
   t.regex(server.logs(), /"msg":"permission denied"/);
   // The admin's flag creation and the refused update fill the audit buffer (capacity 2): both reach the log sink.
   const denied = async () => (existsSync(auditLog) ? (await readFile(auditLog, 'utf8')).split('\n').filter((l) => l.includes('"status":"denied"')) : []);

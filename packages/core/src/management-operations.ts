@@ -69,6 +69,8 @@ export const MANAGEMENT_OPERATIONS = {
   /** Flipt's analytics of one flag. */
   GetFlagEvaluationsCount: flag('flag', 'read'),
   ExportNamespace: flagsAndSegments('read'),
+  /** The client-side SDK snapshot (Flipt checks flag:read and segment:read, #3438). */
+  EvaluationSnapshotNamespace: flagsAndSegments('read'),
   /** An import may create, replace and (with drop) remove any flag or segment of the namespace. */
   ImportNamespace: flagsAndSegments('create', 'update', 'delete'),
 } as const satisfies Record<string, readonly ManagementKind[]>;

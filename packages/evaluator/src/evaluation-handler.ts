@@ -46,6 +46,11 @@ export interface EvaluationHandlerOptions {
   /** What `/ofrep/v1/configuration` advertises; polling disabled when not set. */
   ofrep?: OfrepOptions;
   /** Authentication of requests; every request is served when not set. */
+  /**
+   * `authorization.required` (`ensign server`): the client-side snapshot of a namespace is served
+   * only to a caller its policy lets read the namespace's flags and segments; throws or rejects to refuse.
+   */
+  authorizeSnapshot?: (caller: Caller | undefined, namespaceKey: string) => void | Promise<void>;
   auth?: EvaluatorAuthOptions;
   /** Counts evaluations for `/metrics`; nothing is counted when not set. */
   recorder?: EvaluationRecorder;
@@ -76,6 +81,8 @@ interface HttpRoute {
   errors: 'flipt' | 'ofrep';
   operation: EvaluationOperation<unknown, unknown> | undefined;
   respond: (call: HttpCall, answer: unknown) => void;
+  /** Checked before the operation runs (authorization of the client-side snapshot); throws or rejects to refuse. */
+  authorize?: (caller: Caller | undefined, params: readonly string[]) => void | Promise<void>;
   /** A stream route: its framing by `Accept` (failures are written in it) and which `Accept`s it takes at all. */
   stream?: { framing: (accept: string | undefined) => StreamFraming; accepts?: (accept: string | undefined) => boolean };
 }
@@ -121,7 +128,12 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   at('/evaluate/v1/batch', 'POST', 'evaluation', batchOperation, sendBatch);
   at('/evaluate/v1/namespaces/{ns}/variant', 'POST', 'evaluation', variantOperation, sendVariant);
   at('/evaluate/v1/namespaces/{ns}/boolean', 'POST', 'evaluation', booleanOperation, sendBoolean);
-  at('/internal/v1/evaluation/snapshot/namespace/{key}', 'GET', 'evaluation', snapshotOperation, sendSnapshot);
+  const snapshotPath = '/internal/v1/evaluation/snapshot/namespace/{key}';
+  const authorizeSnapshot = options.authorizeSnapshot;
+  routes.add(snapshotPath, {
+    ...route(snapshotPath, 'GET', 'evaluation', snapshotOperation, sendSnapshot),
+    ...(authorizeSnapshot === undefined ? {} : { authorize: (caller: Caller | undefined, params: readonly string[]) => authorizeSnapshot(caller, params[0] ?? '') }),
+  });
   at('/ofrep/v1/configuration', 'GET', 'ofrep', undefined, (call) => sendBody(call.res, 200, configuration));
   at('/ofrep/v1/evaluate/flags', 'POST', 'ofrep', ofrepBulkOperation, bulkResponder(streams !== undefined));
   at('/ofrep/v1/evaluate/flags/{key}', 'POST', 'ofrep', ofrepFlagOperation, sendFlag);
@@ -188,6 +200,27 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
       fail(route, res, started, NOT_READY);
       return;
     }
+    const authorize = route.authorize;
+    if (authorize !== undefined) {
+      let checked: void | Promise<void>;
+      try {
+        checked = authorize(caller, params);
+      } catch (err) {
+        fail(route, res, started, err);
+        return;
+      }
+      if (checked !== undefined) {
+        checked.then(
+          () => serveAuthorized(req, res, route, params, pretty, caller, started),
+          (err: unknown) => fail(route, res, started, err),
+        );
+        return;
+      }
+    }
+    serveAuthorized(req, res, route, params, pretty, caller, started);
+  }
+
+  function serveAuthorized(req: IncomingMessage, res: ServerResponse, route: HttpRoute, params: string[], pretty: boolean, caller: Caller | undefined, started: number): void {
     const accept = req.headers.accept;
     const call: HttpCall = { res, headers: req.headers, style: { pretty: pretty || (accept !== undefined && accept.includes(PRETTY_ACCEPT)) } };
     if (route.operation === undefined) {

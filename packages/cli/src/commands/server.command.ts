@@ -1,8 +1,8 @@
 /** `ensign server`: migrate, load every namespace, serve the API and evaluation, shut down gracefully on a signal. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { currentActor, PolicyFileError } from '@ensign/auth';
+import { type Caller, currentActor, PolicyFileError } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { AnalyticsRetention, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, managementServices, registerAuthorizationMetrics, registerPublishMetrics, RevisionPoll, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
+import { AnalyticsRetention, type AppAuth, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, managementServices, registerAuthorizationMetrics, registerPublishMetrics, RevisionPoll, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
 import { createEvaluationHandler, InProcessSnapshotSource, registerStreamMetrics, type SnapshotStreams } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
 import { authBindings, fliptBinding } from '@ensign/grpc/management';
@@ -36,6 +36,22 @@ function composeHandlers(
   manage: (req: IncomingMessage, res: ServerResponse) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => evaluate(req, res, () => manage(req, res));
+}
+
+/**
+ * Flipt's check of the client-side snapshot under authorization: the caller must read the
+ * namespace's flags and segments. Evaluation callers are resolved from the live digests, which
+ * carry no metadata, so a token's record is read once more here; a route served without
+ * authentication (`exclude.evaluation`) is not authorized either, as in Flipt.
+ */
+function snapshotAuthorization(app: AppAuth, evaluationExcluded: boolean): ((caller: Caller | undefined, namespaceKey: string) => Promise<void>) | undefined {
+  const { authorization, authenticator } = app;
+  if (authorization === undefined || evaluationExcluded) return undefined;
+  return async (caller, namespaceKey) => {
+    const token = caller?.clientToken;
+    const full = caller?.authentication === undefined && token !== undefined ? await authenticator.authenticate({ kind: 'token', token, via: caller?.via === 'cookie' ? 'cookie' : 'bearer' }) : caller;
+    await authorization.check(full, { name: 'EvaluationSnapshotNamespace', namespace: namespaceKey === '' ? 'default' : namespaceKey });
+  };
 }
 
 /** Runs the server until `stopSignal` resolves (with the signal's name); resolves the exit code. */
@@ -166,7 +182,8 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     // One set of use cases for HTTP and gRPC.
     const services = managementServices(managed);
     const app = createApp({ store: managed, services, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics, storage, build: buildInfo() });
-    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...counting });
+    const authorizeSnapshot = snapshotAuthorization(authentication.app, config.authentication.exclude.evaluation);
+    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...counting, ...(authorizeSnapshot === undefined ? {} : { authorizeSnapshot }) });
     streams = evaluate.streams;
     if (streams !== undefined) registerStreamMetrics(metrics, streams.counts);
     // gRPC first: once /health answers, every port of the instance is served.
