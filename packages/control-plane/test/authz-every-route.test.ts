@@ -13,6 +13,7 @@ import test from 'ava';
 import { AccessPolicy, Authenticator, type Denial, issueToken, ManagementAuthorization, RolePolicy } from '@ensign/auth';
 import { MANAGEMENT_OPERATIONS, type ManagementKind, type ManagementOperationName } from '@ensign/core';
 import { openStore, type SqlStore } from '@ensign/store';
+import { FLIPT_EXAMPLE_ROLES } from '@ensign/testkit';
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { pino } from 'pino';
@@ -20,25 +21,7 @@ import { type AppAuth, type AppState, createApp } from '../src/index.js';
 import { bearer, SESSION } from './auth-harness.js';
 import { type Reply, replyOf } from './harness.js';
 
-/** Flipt's example role data (its authz engine's rbac.json), as written. */
-const FLIPT_ROLES = {
-  roles: [
-    { name: 'admin', rules: [{ resource: '*', actions: ['*'] }] },
-    {
-      name: 'editor',
-      rules: [
-        { resource: 'namespace', actions: ['read'] },
-        { resource: 'authentication', actions: ['read'] },
-        { resource: 'flag', actions: ['create', 'read', 'update', 'delete'] },
-        { resource: 'segment', actions: ['create', 'read', 'update', 'delete'] },
-      ],
-    },
-    { name: 'viewer', rules: [{ resource: '*', actions: ['read'] }] },
-    { name: 'namespaced_viewer', rules: [{ resource: '*', actions: ['read'], namespace: 'foo' }] },
-  ],
-};
-
-/** What each role may do, written from the data above, independently of the engine. */
+/** What each role of Flipt's example data may do, written from that data, independently of the engine. */
 const MAY: Record<string, (kind: ManagementKind, namespace: string | undefined) => boolean> = {
   admin: () => true,
   editor: (kind) => kind.resource === 'flag' || kind.resource === 'segment' || kind.action === 'read',
@@ -82,7 +65,7 @@ async function start(): Promise<Running> {
   const store = await openStore({ url: `file:${join(dir, 'x.db')}` });
   await store.migrate();
   const denials: Denial[] = [];
-  const engine = new RolePolicy(FLIPT_ROLES);
+  const engine = new RolePolicy(FLIPT_EXAMPLE_ROLES);
   const auth: AppAuth = {
     store: store.authentications,
     authenticator: new Authenticator({ store: store.authentications }),

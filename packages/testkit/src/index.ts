@@ -11,3 +11,4 @@ export type { TestBucket } from './nats-bucket.js';
 export { randomEdits, seeded } from './random-edits.js';
 export type { RandomEditsResult } from './random-edits.js';
 export { eventually } from './eventually.js';
+export { FLIPT_EXAMPLE_ROLES } from './flipt-roles.js';
