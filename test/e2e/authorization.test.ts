@@ -4,6 +4,8 @@
  * and gRPC, evaluation is never checked, and a data file that does not parse stops the start.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
@@ -138,4 +140,61 @@ test('a data file edited while serving is reloaded; a bad edit keeps the last go
   const metrics = (await jsonClient(server.baseUrl).get('/metrics')).text;
   t.regex(metrics, /ensign_authorization_reload_failures_total 1\n/);
   t.regex(metrics, /ensign_authorization_denied_total [1-9]/, 'the refusals before the reload were counted');
+});
+
+/**
+ * A local stand-in for an Open Policy Agent's decision API (not OPA itself): it allows reads only,
+ * lists `default` as the only viewable namespace, and can be made to stop answering.
+ */
+async function opaStandIn(): Promise<{ url: string; hang(): void; close(): Promise<void> }> {
+  let hanging = false;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (hanging) return;
+      const input = (JSON.parse(body) as { input: { request: { action: string } } }).input;
+      const result = req.url === '/v1/data/flipt/authz/v1/allow' ? input.request.action === 'read' : req.url === '/v1/data/flipt/authz/v1/viewable_namespaces' ? ['default'] : undefined;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result === undefined ? {} : { result }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hang: () => void (hanging = true),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // The requests it stopped answering would otherwise hold the close.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+test('a Rego policy decided by an OPA over its decision API (a local stand-in): its answers hold, and one that stops answering fails closed with 503', async (t) => {
+  const opa = await opaStandIn();
+  t.teardown(() => opa.close());
+  const dir = scratchDir();
+  writeFileSync(join(dir, 'policy.rego'), 'package flipt.authz.v1\n');
+  const server = await startEnsign({
+    env: {
+      ...env(''),
+      ENSIGN_AUTHORIZATION_LOCAL_DATA_PATH: '',
+      ENSIGN_AUTHORIZATION_LOCAL_POLICY_PATH: join(dir, 'policy.rego'),
+      ENSIGN_AUTHORIZATION_LOCAL_POLICY_OPA_URL: opa.url,
+    },
+  });
+  processes.push(server);
+  const admin = as(server, ADMIN);
+  t.is((await admin.get('/api/v1/namespaces/default/flags')).status, 200, 'reads are allowed');
+  t.is((await admin.post('/api/v1/namespaces', { key: 'other', name: 'other' })).status, 403, 'the OPA allows no write');
+  const listed = await admin.get('/api/v1/namespaces');
+  t.deepEqual(listed.body.namespaces.map((n: { key: string }) => n.key), ['default'], 'viewable_namespaces filters the list');
+
+  opa.hang();
+  const unanswered = await admin.get('/api/v1/namespaces/default/flags');
+  t.is(unanswered.status, 503);
+  t.regex(unanswered.body.message, /OPA/);
+  t.regex((await jsonClient(server.baseUrl).get('/metrics')).text, /ensign_authorization_failures_total [1-9]/);
 });
