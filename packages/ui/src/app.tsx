@@ -1,5 +1,5 @@
 /** The UI: providers, the sign-in gate, and the routes. */
-import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { ApiError } from './api/client.js';
 import { isHistoryKey } from './api/query-keys.js';
@@ -7,6 +7,7 @@ import { SessionProvider, useSession } from './auth/session.js';
 import { ConfirmProvider } from './components/confirm.js';
 import { Loading, NotFound } from './components/status.js';
 import { ToastProvider } from './components/toast.js';
+import { refreshPermissionsOnRefusal } from './hooks/permissions.js';
 import { NamespaceScope } from './layout/namespace-scope.js';
 import { lastNamespace, paths } from './layout/namespace.js';
 import { Shell } from './layout/shell.js';
@@ -21,9 +22,16 @@ import { NamespacesPage } from './pages/settings/namespaces-page.js';
 import { PreferencesPage } from './pages/settings/preferences-page.js';
 import { TokensPage } from './pages/settings/tokens-page.js';
 
+// A refusal (403) is shown where it happened and never ends the session; what the session may do is asked again.
+const onRefused = refreshPermissionsOnRefusal(() => queryClient);
+
 const queryClient: QueryClient = new QueryClient({
-  // Every write is a change the history listings may show: refresh the ones on screen, mark the rest stale.
-  mutationCache: new MutationCache({ onSettled: () => queryClient.invalidateQueries({ predicate: (query) => isHistoryKey(query.queryKey) }) }),
+  queryCache: new QueryCache({ onError: onRefused }),
+  mutationCache: new MutationCache({
+    // Every write is a change the history listings may show: refresh the ones on screen, mark the rest stale.
+    onSettled: () => queryClient.invalidateQueries({ predicate: (query) => isHistoryKey(query.queryKey) }),
+    onError: onRefused,
+  }),
   defaultOptions: {
     queries: {
       staleTime: 5_000,

@@ -59,7 +59,11 @@ export function scopedNamespace(): string | undefined {
   return sessionNamespace;
 }
 
-/** Calls `listener` whenever the service answers 401: the credential is gone or was never there. */
+/**
+ * Calls `listener` whenever the service answers 401: the credential is gone or was never there.
+ * Never for a 403: the session is valid but may not make that call, so it stays, and the refusal
+ * is shown where it happened.
+ */
 export function onUnauthenticated(listener: Listener): () => void {
   unauthenticatedListeners.add(listener);
   return () => unauthenticatedListeners.delete(listener);

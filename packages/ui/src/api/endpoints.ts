@@ -16,6 +16,7 @@ import type {
   FlagUsageStatus,
   MatchType,
   Namespace,
+  Permissions,
   Rollout,
   Rule,
   Segment,
@@ -24,6 +25,7 @@ import type {
   VariantEvaluationResponse,
 } from '@ensign/core';
 import { type DocumentFormat, CONTENT_TYPES, type ImportMode, importQuery, type ImportSummary } from '../lib/document-import.js';
+import { permissionsOf, UNRESTRICTED } from '../lib/permissions.js';
 import { type ServerStorage, storageOf } from '../lib/read-only.js';
 import { ApiError, request, requestRaw, requestText, scopedNamespace, seg } from './client.js';
 
@@ -325,6 +327,21 @@ export const meta = {
       return storageOf(await request<unknown>('GET', '/meta/info'));
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return storageOf(undefined);
+      throw err;
+    }
+  },
+};
+
+export const permissions = {
+  /**
+   * `GET /api/v1/permissions`: what the session may do in each namespace it may view, and on
+   * tokens. A server from before the route (404) checks nothing beyond authentication.
+   */
+  get: async (): Promise<Permissions> => {
+    try {
+      return permissionsOf(await request<unknown>('GET', '/api/v1/permissions'));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return UNRESTRICTED;
       throw err;
     }
   },

@@ -23,6 +23,8 @@ export const queryKeys = {
   /** `/meta/info`'s storage (read once per session: where flags come from, whether they can be changed). */
   storage: ['server-storage'] as const,
   methods: ['auth-methods'] as const,
+  /** What the session may do (every namespace it may view, and tokens): refetched when the namespace changes, cleared with the session. */
+  permissions: ['permissions'] as const,
 };
 
 /** Is `key` a history listing (of any namespace)? Every write refreshes those: any of them may list it. */

@@ -4,8 +4,9 @@
  * not required) or shows the login page, saying so when a session just ended. Every sign-in is a
  * browser session cookie (a pasted token is traded for one), so it holds in every tab until it
  * ends, and its writes carry the session's CSRF token. A session opened with a namespace-scoped
- * token is held to that namespace. Any later 401 returns to the login screen. After a browser
- * login the page the user asked for before leaving for the identity provider is opened.
+ * token is held to that namespace. Any later 401 returns to the login screen (a 403 does not: the
+ * session may just not make that call). After a browser login the page the user asked for before
+ * leaving for the identity provider is opened.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';

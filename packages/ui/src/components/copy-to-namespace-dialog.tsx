@@ -2,15 +2,17 @@
  * "Copy to namespace…": picks another namespace and copies a flag (with its variants) or a segment
  * (with its constraints) into it through the namespace import route, which writes all of it in one
  * transaction or nothing. A key already taken there is refused before anything is sent, with a
- * link to what holds it; a finished copy links to itself. Hidden on a read-only server.
+ * link to what holds it; a finished copy links to itself. Only the namespaces the session may import
+ * into are offered (locked with the reason when there is none); hidden on a read-only server.
  */
 import type { Namespace } from '@ensign/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ApiError } from '../api/client.js';
 import { flags, namespaces, segments } from '../api/endpoints.js';
 import { isHistoryKey, queryKeys } from '../api/query-keys.js';
+import { type Lock, useLocks } from '../hooks/permissions.js';
 import { useReadOnly } from '../hooks/read-only.js';
 import { paths } from '../layout/namespace.js';
 import { namespaceLabel } from '../lib/namespace-label.js';
@@ -61,6 +63,17 @@ async function copy(source: CopySource, target: Namespace): Promise<Outcome> {
   return { copied: true, target };
 }
 
+/** The other namespaces, those the session may copy into, and the lock of the button when there are others but none of them. */
+function useCopyTargets(ns: string, kind: CopyKind, enabled: boolean): { list: UseQueryResult<Namespace[]>; targets: Namespace[]; lock: Lock } {
+  const list = useQuery({ queryKey: queryKeys.namespaces, queryFn: namespaces.list, enabled });
+  const lockOf = useLocks();
+  const others = copyTargets(list.data ?? [], ns);
+  const targets = others.filter((t) => !lockOf(`${kind}.copy`, t.key).on);
+  const first = others[0];
+  const lock = first !== undefined && targets.length === 0 ? lockOf(`${kind}.copy`, first.key) : { on: false, hint: undefined };
+  return { list, targets, lock };
+}
+
 export interface CopyToNamespaceDialogProps {
   open: boolean;
   onClose: () => void;
@@ -73,8 +86,7 @@ export interface CopyToNamespaceDialogProps {
 
 export function CopyToNamespaceDialog({ open, onClose, ns, source, about }: CopyToNamespaceDialogProps) {
   const queries = useQueryClient();
-  const list = useQuery({ queryKey: queryKeys.namespaces, queryFn: namespaces.list, enabled: open });
-  const targets = copyTargets(list.data ?? [], ns);
+  const { list, targets } = useCopyTargets(ns, source.kind, open);
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const target = targets.find((t) => t.key === chosen) ?? targets[0];
   const key = keyOf(source);
@@ -170,10 +182,11 @@ export function CopyToNamespaceDialog({ open, onClose, ns, source, about }: Copy
 export function CopyToNamespaceButton({ ns, source, about }: { ns: string; source: CopySource; about: ReactNode }) {
   const readOnly = useReadOnly();
   const [open, setOpen] = useState(false);
+  const { lock } = useCopyTargets(ns, source.kind, !readOnly.on);
   if (readOnly.on) return null;
   return (
     <>
-      <button type="button" className="button" onClick={() => setOpen(true)}>
+      <button type="button" className="button" disabled={lock.on} title={lock.hint} onClick={() => setOpen(true)}>
         Copy to namespace…
       </button>
       <CopyToNamespaceDialog open={open} onClose={() => setOpen(false)} ns={ns} source={source} about={about} />

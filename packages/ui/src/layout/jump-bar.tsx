@@ -13,6 +13,7 @@ import { flags as flagsApi, namespaces as namespacesApi, segments as segmentsApi
 import { queryKeys } from '../api/query-keys.js';
 import { shownError } from '../api/user-error.js';
 import { sessionNamespaceOf, useSession } from '../auth/session.js';
+import { useLock } from '../hooks/permissions.js';
 import {
   flattenGroups,
   isJumpShortcut,
@@ -68,6 +69,8 @@ function Marked({ text, query }: { text: string; query: string }) {
 /** The search field and its results; mounted while the bar is open, so each opening starts empty. */
 function JumpPanel({ ns, onChoose, onDismiss }: { ns: string; onChoose: (path: string) => void; onDismiss: () => void }) {
   const scoped = sessionNamespaceOf(useSession().state);
+  const tokenLock = useLock('token.read');
+  const tokens = scoped === undefined && !tokenLock.on;
   // A session held to another namespace must not ask for this one's lists (the service would end it).
   const allowed = scoped === undefined || scoped === ns;
   const { pathname } = useLocation();
@@ -86,10 +89,10 @@ function JumpPanel({ ns, onChoose, onDismiss }: { ns: string; onChoose: (path: s
     return [
       ...(flags.data ?? []).map((f): JumpTarget => ({ kind: 'flag', id: f.key, key: f.key, name: f.name || f.key, path: paths.flag(ns, f.key), ...(f.enabled ? {} : { note: 'Disabled' }) })),
       ...(segments.data ?? []).map((s): JumpTarget => ({ kind: 'segment', id: s.key, key: s.key, name: s.name || s.key, path: paths.segment(ns, s.key) })),
-      ...pageTargets(ns, scoped === undefined),
+      ...pageTargets(ns, tokens),
       ...(spaces.data ?? []).map((n): JumpTarget => ({ kind: 'namespace', id: n.key, key: n.key, name: n.name || n.key, path: sectionPath(section, n.key), ...(n.key === ns ? { note: 'Current' } : {}) })),
     ];
-  }, [flags.data, segments.data, spaces.data, ns, scoped, pathname]);
+  }, [flags.data, segments.data, spaces.data, ns, tokens, pathname]);
   const groups = useMemo(() => rankTargets(targets, query), [targets, query]);
   const options = useMemo(() => flattenGroups(groups), [groups]);
   const found = options.findIndex((option) => optionKey(option.target) === selected);

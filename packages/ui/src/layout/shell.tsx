@@ -1,13 +1,15 @@
 /**
  * The frame around every page: top bar (namespace, the Ctrl-K search, theme, caller), navigation (on a phone a drawer
  * over a backdrop, with the theme switch), the read-only banner when the server refuses changes,
- * and the page. Pages wait for `/meta/info` (asked once per session), so a read-only server never
- * shows a control that writes, not even for a moment.
+ * and the page. Pages wait for `/meta/info` (asked once per session) and for what the session may
+ * do, so neither a read-only server nor a session without the permission ever shows a control that
+ * would be refused, not even for a moment.
  */
 import { useCallback, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { callerName, sessionNamespaceOf, useSession } from '../auth/session.js';
 import { Loading } from '../components/status.js';
+import { useLock, usePermissionsQuery, useRefreshPermissionsOn } from '../hooks/permissions.js';
 import { useServerStorage } from '../hooks/read-only.js';
 import { JumpBar } from './jump-bar.js';
 import { useMenuDrawer } from './menu-drawer.js';
@@ -28,6 +30,9 @@ export function Shell() {
   useMenuDrawer(menuOpen && narrow, closeMenu, drawer, menuButton);
   const location = useLocation();
   const storage = useServerStorage();
+  const permissions = usePermissionsQuery();
+  useRefreshPermissionsOn(ns);
+  const tokens = useLock('token.read');
   const name = session.state.kind === 'signed-in' ? callerName(session.state.authentication) : undefined;
   const scoped = sessionNamespaceOf(session.state);
   const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
@@ -90,7 +95,7 @@ export function Shell() {
         <NavLink to={paths.namespaces()} className={navClass}>
           Namespaces
         </NavLink>
-        {scoped === undefined && (
+        {scoped === undefined && !tokens.on && (
           <NavLink to={paths.tokens()} className={navClass}>
             API tokens
           </NavLink>
@@ -107,7 +112,7 @@ export function Shell() {
       </nav>
       <main id="main" className="content" key={location.pathname.split('/').slice(0, 4).join('/')}>
         {storage.data?.readOnly === true && <ReadOnlyBanner storage={storage.data} />}
-        {storage.isPending ? <Loading label="Connecting…" /> : <Outlet />}
+        {storage.isPending || permissions.isPending ? <Loading label="Connecting…" /> : <Outlet />}
       </main>
     </div>
   );

@@ -96,6 +96,9 @@ function segmentInUse(ns: string, key: string, uses: readonly SegmentUse[] | und
   return parts;
 }
 
+/** What a refusal of authorization (403) says. */
+export const PERMISSION_DENIED = "You don't have permission to do this. Ask an administrator of this service for a role that allows it.";
+
 type Rule = (match: RegExpMatchArray, context: MessageContext) => UserMessage;
 
 const RULES: ReadonlyArray<readonly [RegExp, Rule]> = [
@@ -123,6 +126,8 @@ const RULES: ReadonlyArray<readonly [RegExp, Rule]> = [
     (m) => [`The namespace “${m[1]}” still has flags: `, { text: 'delete its flags', to: { kind: 'flags', ns: m[1] ?? '' } }, ' first.'],
   ],
   [/^rank number: (\d+) already exists$/, (m) => [`Another item already has position ${m[1]}: reload the page and try again.`]],
+  // A 403 of authorization: the session stays; what it may do is asked again, so the page may now offer less.
+  [/^permission denied$/, () => [PERMISSION_DENIED]],
 ];
 
 /** The message to show for the service's `message`. */

@@ -5,13 +5,13 @@ import { flags } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { Field } from '../../components/field.js';
 import { useToast } from '../../components/toast.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLock } from '../../hooks/permissions.js';
 import { flagUpdate, messageOf } from './flag-update.js';
 
 export function DefaultVariantSelect({ ns, flag }: { ns: string; flag: Flag }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const readOnly = useReadOnly();
+  const lock = useLock('flag.update', ns);
   const save = useMutation({
     mutationFn: (defaultVariantId: string) => flags.update(ns, flag.key, flagUpdate(flag, { defaultVariantId })),
     onSuccess: (saved) => {
@@ -25,7 +25,7 @@ export function DefaultVariantSelect({ ns, flag }: { ns: string; flag: Flag }) {
 
   return (
     <Field label="Default variant" hint="Returned when the flag is enabled and no rule matches." className="default-variant">
-      <select value={current} aria-busy={save.isPending} disabled={readOnly.on} title={readOnly.hint} onChange={(e) => save.mutate(e.target.value)}>
+      <select value={current} aria-busy={save.isPending} disabled={lock.on} title={lock.hint} onChange={(e) => save.mutate(e.target.value)}>
         <option value="">None (no variant)</option>
         {flag.variants.map((v) => (
           <option key={v.id} value={v.id}>

@@ -1,15 +1,24 @@
 /**
  * The share of a rule's traffic per variant: one percentage input per variant, the running total,
  * the share that gets no variant, and what blocks saving (a total above 100). All at 0 is allowed:
- * the rule then matches without a variant.
+ * the rule then matches without a variant. `locked` shows the split as it is, with the reason.
  */
 import type { Variant } from '@ensign/core';
 import { FieldError } from '../../components/field.js';
+import type { Lock } from '../../hooks/permissions.js';
 import type { ShareCheck } from '../../lib/distribution-share.js';
 import { evenSplit } from '../../lib/distributions.js';
 import { variantColour } from './rule-item.js';
 
-export function DistributionFields({ variants, value, check, onChange }: { variants: readonly Variant[]; value: Readonly<Record<string, string>>; check: ShareCheck; onChange: (value: Record<string, string>) => void }) {
+export interface DistributionFieldsProps {
+  variants: readonly Variant[];
+  value: Readonly<Record<string, string>>;
+  check: ShareCheck;
+  onChange: (value: Record<string, string>) => void;
+  locked?: Lock;
+}
+
+export function DistributionFields({ variants, value, check, onChange, locked }: DistributionFieldsProps) {
   if (variants.length === 0) {
     return (
       <p className="notice" role="note">
@@ -19,7 +28,7 @@ export function DistributionFields({ variants, value, check, onChange }: { varia
   }
   const split = evenSplit(variants.length);
   return (
-    <fieldset className="distribution-fields">
+    <fieldset className="distribution-fields" disabled={locked?.on} title={locked?.hint}>
       <legend>Distribution</legend>
       <p className="field-hint">The share of the matching entities that gets each variant: up to 100% in all; the rest gets no variant.</p>
       <div className="distribution-rows">

@@ -8,13 +8,13 @@ import { flags } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useToast } from '../../components/toast.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLock } from '../../hooks/permissions.js';
 import { flagUpdate, messageOf } from './flag-update.js';
 
 export function EnabledSwitch({ ns, flag }: { ns: string; flag: Flag }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const readOnly = useReadOnly();
+  const lock = useLock('flag.update', ns);
   const key = queryKeys.flag(ns, flag.key);
   const toggle = useMutation({
     mutationFn: (enabled: boolean) => flags.update(ns, flag.key, flagUpdate(flag, { enabled })),
@@ -36,12 +36,12 @@ export function EnabledSwitch({ ns, flag }: { ns: string; flag: Flag }) {
   });
 
   return (
-    <label className="switch enabled-switch" title={readOnly.hint}>
+    <label className="switch enabled-switch" title={lock.hint}>
       <input
         type="checkbox"
         role="switch"
         checked={flag.enabled}
-        disabled={readOnly.on}
+        disabled={lock.on}
         aria-busy={toggle.isPending}
         onChange={(e) => {
           if (!toggle.isPending) toggle.mutate(e.target.checked);

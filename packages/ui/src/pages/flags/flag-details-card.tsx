@@ -1,4 +1,4 @@
-/** The flag's name and description, edited in place (only shown on a read-only server); what was typed stays until it is saved. */
+/** The flag's name and description, edited in place (only shown on a read-only server or to a session that may not edit flags); what was typed stays until it is saved. */
 import type { Flag } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { formErrors } from '../../hooks/form-errors.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLock } from '../../hooks/permissions.js';
 import { flagUpdate } from './flag-update.js';
 
 interface Draft {
@@ -20,7 +20,7 @@ interface Draft {
 export function FlagDetailsCard({ ns, flag }: { ns: string; flag: Flag }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const readOnly = useReadOnly();
+  const lock = useLock('flag.update', ns);
   // Undefined until something is typed: until then the form follows the flag as read.
   const [draft, setDraft] = useState<Draft | undefined>(undefined);
   const value = draft ?? { name: flag.name, description: flag.description };
@@ -47,19 +47,19 @@ export function FlagDetailsCard({ ns, flag }: { ns: string; flag: Flag }) {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          if (dirty && !readOnly.on) save.mutate(value);
+          if (dirty && !lock.on) save.mutate(value);
         }}
       >
         <ErrorBanner error={errors.general} />
         <div className="row">
           <Field label="Name" error={errors.byField['name']}>
-            <input value={value.name} autoComplete="off" readOnly={readOnly.on} title={readOnly.hint} onChange={(e) => edit({ name: e.target.value })} />
+            <input value={value.name} autoComplete="off" readOnly={lock.on} title={lock.hint} onChange={(e) => edit({ name: e.target.value })} />
           </Field>
           <Field label="Description" error={errors.byField['description']}>
-            <input value={value.description} autoComplete="off" readOnly={readOnly.on} title={readOnly.hint} onChange={(e) => edit({ description: e.target.value })} />
+            <input value={value.description} autoComplete="off" readOnly={lock.on} title={lock.hint} onChange={(e) => edit({ description: e.target.value })} />
           </Field>
         </div>
-        {!readOnly.on && (
+        {!lock.on && (
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={!dirty || save.isPending}>
               {save.isPending ? 'Saving…' : 'Save details'}

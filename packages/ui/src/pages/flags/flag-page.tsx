@@ -15,7 +15,7 @@ import { CopyButton } from '../../components/copy-button.js';
 import { PageHeader } from '../../components/page-header.js';
 import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLock } from '../../hooks/permissions.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
 import { PageTabs } from '../../components/page-tabs.js';
 import { CopyFlagAction } from './copy-flag-dialog.js';
@@ -37,7 +37,7 @@ export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'usage' | 'h
   const queryClient = useQueryClient();
   const confirm = useConfirm();
   const toast = useToast();
-  const readOnly = useReadOnly();
+  const deleting = useLock('flag.delete', ns);
   const { data: flag, error, isPending, refetch } = useQuery({ queryKey: queryKeys.flag(ns, flagKey), queryFn: () => flags.get(ns, flagKey) });
 
   const remove = useMutation({
@@ -94,7 +94,7 @@ export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'usage' | 'h
               Evaluate in console
             </Link>
             <CopyFlagAction ns={ns} flag={flag} />
-            <button type="button" className="button button-ghost danger-text" onClick={() => void askDelete()} disabled={readOnly.on || remove.isPending} title={readOnly.hint}>
+            <button type="button" className="button button-ghost danger-text" onClick={() => void askDelete()} disabled={deleting.on || remove.isPending} title={deleting.hint}>
               Delete flag
             </button>
           </>

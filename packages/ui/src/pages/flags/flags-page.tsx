@@ -9,7 +9,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { flags as flagsApi } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { useAddressText } from '../../hooks/address-text.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLock } from '../../hooks/permissions.js';
 import { PageHeader } from '../../components/page-header.js';
 import { Pager } from '../../components/pager.js';
 import { EmptyState, ErrorBanner, Loading } from '../../components/status.js';
@@ -30,7 +30,7 @@ export function FlagsPage() {
   const [params, setParams] = useSearchParams();
   const [dialog, setDialog] = useState({ open: false, key: 0 });
   const { data, error, isPending, refetch } = useQuery({ queryKey: queryKeys.flags(ns), queryFn: () => flagsApi.list(ns) });
-  const readOnly = useReadOnly();
+  const create = useLock('flag.create', ns);
 
   const state = readFlagQuery(params);
   const [searchText, setSearchText] = useAddressText(state.search, (text) => update({ search: text }));
@@ -51,7 +51,7 @@ export function FlagsPage() {
   // Which flags are stale, and their order by evaluation, are known once the usage listing is there.
   const waitingForUsage = (state.stale || state.sort === 'evaluated' || state.sort === 'evaluated-oldest') && usage.column.state === 'loading';
   const newFlag = (
-    <button type="button" className="button button-primary" disabled={readOnly.on} title={readOnly.hint} onClick={() => setDialog((d) => ({ open: true, key: d.key + 1 }))}>
+    <button type="button" className="button button-primary" disabled={create.on} title={create.hint} onClick={() => setDialog((d) => ({ open: true, key: d.key + 1 }))}>
       New flag
     </button>
   );

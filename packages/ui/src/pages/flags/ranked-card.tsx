@@ -1,12 +1,11 @@
 /**
  * The parts a flag's rules and rollouts cards share: the list of ranked items (loading, failed,
  * empty, or the ordered list wired to `useRankedList`), and each item's card with its drag handle
- * and Move up / Move down / Edit / Delete buttons (none of them on a read-only server).
+ * and Move up / Move down / Edit / Delete buttons (each only where the server and the session allow it).
  */
 import type { ReactNode } from 'react';
 import { ErrorBanner, Loading } from '../../components/status.js';
-import { useReadOnly } from '../../hooks/read-only.js';
-import type { RankedCardState } from './use-ranked-card.js';
+import type { RankedAbilities, RankedCardState } from './use-ranked-card.js';
 import type { Ranked, RankedListControls } from './use-ranked-list.js';
 
 export interface RankedItemsProps<T extends Ranked> {
@@ -37,16 +36,16 @@ export interface RankedItemProps {
   /** The id of the item's heading, which names the list item. */
   titleId: string;
   ranked: RankedListControls;
+  can: RankedAbilities;
   onEdit: () => void;
   onDelete: () => void;
   /** The item's heading and summary. */
   children: ReactNode;
 }
 
-export function RankedItem({ id, index, titleId, ranked, onEdit, onDelete, children }: RankedItemProps) {
-  const readOnly = useReadOnly();
-  // A read-only server: the item is shown as it is, with nothing to drag, move, edit or delete.
-  if (readOnly.on) {
+export function RankedItem({ id, index, titleId, ranked, can, onEdit, onDelete, children }: RankedItemProps) {
+  // Nothing allowed (a read-only server, or a session that may not): the item as it is, nothing to drag, move, edit or delete.
+  if (!can.edit && !can.remove && !can.reorder) {
     return (
       <li className="sortable-item" aria-labelledby={titleId}>
         <div className="ranked-card">
@@ -56,25 +55,35 @@ export function RankedItem({ id, index, titleId, ranked, onEdit, onDelete, child
     );
   }
   return (
-    <li {...ranked.item(id)} aria-labelledby={titleId}>
+    <li {...(can.reorder ? ranked.item(id) : { className: 'sortable-item' })} aria-labelledby={titleId}>
       <div className="ranked-card">
-        <span className="drag-handle" title="Drag to reorder" {...ranked.handle(id)}>
-          ⠿
-        </span>
+        {can.reorder && (
+          <span className="drag-handle" title="Drag to reorder" {...ranked.handle(id)}>
+            ⠿
+          </span>
+        )}
         <div className="ranked-main">{children}</div>
         <div className="ranked-actions">
-          <button type="button" className="icon-button" aria-label="Move up" title="Move up" {...ranked.moveButton(id, index, -1)}>
-            ↑
-          </button>
-          <button type="button" className="icon-button" aria-label="Move down" title="Move down" {...ranked.moveButton(id, index, 1)}>
-            ↓
-          </button>
-          <button type="button" className="button button-small" onClick={onEdit}>
-            Edit
-          </button>
-          <button type="button" className="button button-small button-ghost danger-text" onClick={onDelete}>
-            Delete
-          </button>
+          {can.reorder && (
+            <>
+              <button type="button" className="icon-button" aria-label="Move up" title="Move up" {...ranked.moveButton(id, index, -1)}>
+                ↑
+              </button>
+              <button type="button" className="icon-button" aria-label="Move down" title="Move down" {...ranked.moveButton(id, index, 1)}>
+                ↓
+              </button>
+            </>
+          )}
+          {can.edit && (
+            <button type="button" className="button button-small" onClick={onEdit}>
+              Edit
+            </button>
+          )}
+          {can.remove && (
+            <button type="button" className="button button-small button-ghost danger-text" onClick={onDelete}>
+              Delete
+            </button>
+          )}
         </div>
       </div>
     </li>

@@ -4,6 +4,7 @@ import { roundPercent } from '../../lib/distributions.js';
 import { operatorWord, segmentKeysOf } from '../../lib/segment-ref.js';
 import { RankedItem } from './ranked-card.js';
 import { SegmentList } from './rule-item.js';
+import type { RankedAbilities } from './use-ranked-card.js';
 import type { RankedListControls } from './use-ranked-list.js';
 
 export interface RolloutItemProps {
@@ -14,16 +15,17 @@ export interface RolloutItemProps {
   onEdit: () => void;
   onDelete: () => void;
   ranked: RankedListControls;
+  can: RankedAbilities;
 }
 
 function ValueBadge({ value }: { value: boolean }) {
   return <span className={value ? 'badge badge-on' : 'badge badge-off'}>{String(value)}</span>;
 }
 
-export function RolloutItem({ ns, rollout, index, knownSegments, onEdit, onDelete, ranked }: RolloutItemProps) {
+export function RolloutItem({ ns, rollout, index, knownSegments, onEdit, onDelete, ranked, can }: RolloutItemProps) {
   const titleId = `rollout-${rollout.id}-title`;
   return (
-    <RankedItem id={rollout.id} index={index} titleId={titleId} ranked={ranked} onEdit={onEdit} onDelete={onDelete}>
+    <RankedItem id={rollout.id} index={index} titleId={titleId} ranked={ranked} can={can} onEdit={onEdit} onDelete={onDelete}>
       <div className="ranked-title">
         <h3 id={titleId}>Rollout {index + 1}</h3>
         <span className="badge">{rollout.threshold !== undefined ? 'Threshold' : 'Segment'}</span>

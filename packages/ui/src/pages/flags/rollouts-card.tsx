@@ -6,7 +6,6 @@ import type { Flag, Rollout } from '@ensign/core';
 import { rollouts as rolloutsApi } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { EmptyState } from '../../components/status.js';
-import { useReadOnly } from '../../hooks/read-only.js';
 import { RankedItems } from './ranked-card.js';
 import { RolloutDialog } from './rollout-dialog.js';
 import { RolloutItem } from './rollout-item.js';
@@ -15,7 +14,6 @@ import { useRankedCard } from './use-ranked-card.js';
 export function RolloutsCard({ ns, flag }: { ns: string; flag: Flag }) {
   const card = useRankedCard<Rollout>(ns, flag.key, 'rollout', queryKeys.rollouts(ns, flag.key), rolloutsApi);
   const { dialog } = card;
-  const readOnly = useReadOnly();
   const askDelete = (rollout: Rollout, index: number) =>
     card.askDelete(rollout, { title: 'Delete rollout', message: `Delete rollout ${index + 1}? Entities it matched fall through to the next rollout.`, action: 'Delete rollout' });
 
@@ -26,7 +24,7 @@ export function RolloutsCard({ ns, flag }: { ns: string; flag: Flag }) {
           <h2 id="rollouts-title">Rollouts</h2>
           <p>Tried from the top; the first rollout that matches an entity decides its value.</p>
         </div>
-        <button type="button" className="button" onClick={() => dialog.show(undefined)} disabled={readOnly.on || card.segments.isPending} title={readOnly.hint}>
+        <button type="button" className="button" onClick={() => dialog.show(undefined)} disabled={card.can.add.on || card.segments.isPending} title={card.can.add.hint}>
           Add rollout
         </button>
       </div>
@@ -47,6 +45,7 @@ export function RolloutsCard({ ns, flag }: { ns: string; flag: Flag }) {
               onEdit={() => dialog.show(rollout)}
               onDelete={() => void askDelete(rollout, index)}
               ranked={card.ranked}
+              can={card.can}
             />
           )}
         </RankedItems>

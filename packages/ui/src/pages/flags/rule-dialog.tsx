@@ -14,6 +14,7 @@ import { FieldError } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { formErrors } from '../../hooks/form-errors.js';
+import { useLock } from '../../hooks/permissions.js';
 import { checkShares } from '../../lib/distribution-share.js';
 import { initialPercents, percentsOf, planDistributions, type DistributionOp } from '../../lib/distributions.js';
 import { segmentKeysOf, segmentRefInput } from '../../lib/segment-ref.js';
@@ -51,6 +52,8 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
     rule === undefined ? undefined : { ruleId: rule.id, choice: { keys: segmentKeysOf(rule), operator: rule.segmentOperator }, distributions: [...rule.distributions] },
   );
   const [editing, setEditing] = useState(rule !== undefined);
+  // Distributions are checked as the segment's: a session that may edit rules may still not change their split.
+  const splitLock = useLock('distribution.update', ns);
 
   const check = checkShares(percents);
   const errors = formErrors(error, { segmentKey: 'segments', segmentKeys: 'segments', 'segmentKey or segmentKeys': 'segments', rollout: 'distribution' });
@@ -111,7 +114,7 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
       )}
       <ErrorBanner error={errors.general} />
       <SegmentPicker ns={ns} segments={segments} value={choice} onChange={setChoice} error={errors.byField['segments']} />
-      <DistributionFields variants={flag.variants} value={percents} check={check} onChange={setPercents} />
+      <DistributionFields variants={flag.variants} value={percents} check={check} onChange={setPercents} {...(rule !== undefined ? { locked: splitLock } : {})} />
       <FieldError error={errors.byField['distribution']} />
     </Dialog>
   );

@@ -6,6 +6,7 @@ import { unassignedShare } from '../../lib/distribution-share.js';
 import { roundPercent } from '../../lib/distributions.js';
 import { operatorWord, segmentKeysOf } from '../../lib/segment-ref.js';
 import { RankedItem } from './ranked-card.js';
+import type { RankedAbilities } from './use-ranked-card.js';
 import type { RankedListControls } from './use-ranked-list.js';
 
 export interface RuleItemProps {
@@ -18,6 +19,7 @@ export interface RuleItemProps {
   onEdit: () => void;
   onDelete: () => void;
   ranked: RankedListControls;
+  can: RankedAbilities;
 }
 
 /** Variant colours of the distribution bar, in variant order. */
@@ -44,13 +46,13 @@ export function SegmentList({ ns, keys, operator, known }: { ns: string; keys: r
   );
 }
 
-export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onDelete, ranked }: RuleItemProps) {
+export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onDelete, ranked, can }: RuleItemProps) {
   const titleId = `rule-${rule.id}-title`;
   const shares = rule.distributions.filter((d) => d.rollout > 0);
   const variantOf = (id: string) => variants.findIndex((v) => v.id === id);
   const unassigned = unassignedShare(shares);
   return (
-    <RankedItem id={rule.id} index={index} titleId={titleId} ranked={ranked} onEdit={onEdit} onDelete={onDelete}>
+    <RankedItem id={rule.id} index={index} titleId={titleId} ranked={ranked} can={can} onEdit={onEdit} onDelete={onDelete}>
       <div className="ranked-title">
         <h3 id={titleId}>Rule {index + 1}</h3>
         <span className="muted">if the entity is in</span>

@@ -6,7 +6,6 @@ import type { Flag, Rule } from '@ensign/core';
 import { rules as rulesApi } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { EmptyState } from '../../components/status.js';
-import { useReadOnly } from '../../hooks/read-only.js';
 import { describeSegments } from '../../lib/segment-ref.js';
 import { RankedItems } from './ranked-card.js';
 import { RuleDialog } from './rule-dialog.js';
@@ -16,7 +15,6 @@ import { useRankedCard } from './use-ranked-card.js';
 export function RulesCard({ ns, flag }: { ns: string; flag: Flag }) {
   const card = useRankedCard<Rule>(ns, flag.key, 'rule', queryKeys.rules(ns, flag.key), rulesApi);
   const { dialog } = card;
-  const readOnly = useReadOnly();
   const askDelete = (rule: Rule, index: number) =>
     card.askDelete(rule, {
       title: 'Delete rule',
@@ -35,7 +33,7 @@ export function RulesCard({ ns, flag }: { ns: string; flag: Flag }) {
           <h2 id="rules-title">Rules</h2>
           <p>Tried from the top; the first rule whose segments match an entity decides its variant.</p>
         </div>
-        <button type="button" className="button" onClick={() => dialog.show(undefined)} disabled={readOnly.on || card.segments.isPending} title={readOnly.hint}>
+        <button type="button" className="button" onClick={() => dialog.show(undefined)} disabled={card.can.add.on || card.segments.isPending} title={card.can.add.hint}>
           Add rule
         </button>
       </div>
@@ -61,6 +59,7 @@ export function RulesCard({ ns, flag }: { ns: string; flag: Flag }) {
               onEdit={() => dialog.show(rule)}
               onDelete={() => void askDelete(rule, index)}
               ranked={card.ranked}
+              can={card.can}
             />
           )}
         </RankedItems>

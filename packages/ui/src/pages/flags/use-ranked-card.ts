@@ -1,6 +1,7 @@
 /**
  * The state of a flag's rules or rollouts card: the items and the namespace's segments they name,
- * reordering (`useRankedList`), deleting (asks first, says what happened) and the add/edit dialog.
+ * reordering (`useRankedList`), deleting (asks first, says what happened), the add/edit dialog, and
+ * which of those the server and the session allow.
  */
 import type { Segment } from '@ensign/core';
 import { type QueryKey, useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
@@ -10,6 +11,7 @@ import { queryKeys } from '../../api/query-keys.js';
 import { type ConfirmOptions, useConfirm } from '../../components/confirm.js';
 import { useToast } from '../../components/toast.js';
 import { type EditDialog, useEditDialog } from '../../hooks/edit-dialog.js';
+import { type Lock, useLocks } from '../../hooks/permissions.js';
 import { messageOf } from './flag-update.js';
 import { type Ranked, type RankedListControls, useRankedList } from './use-ranked-list.js';
 
@@ -18,6 +20,14 @@ export interface RankedApi<T> {
   list: (ns: string, flagKey: string) => Promise<T[]>;
   delete: (ns: string, flagKey: string, id: string) => Promise<void>;
   order: (ns: string, flagKey: string, ids: string[]) => Promise<void>;
+}
+
+/** What may be done with the items: adding (locked with its reason), editing, deleting, reordering. */
+export interface RankedAbilities {
+  add: Lock;
+  edit: boolean;
+  remove: boolean;
+  reorder: boolean;
 }
 
 export interface RankedCardState<T extends Ranked> {
@@ -29,6 +39,7 @@ export interface RankedCardState<T extends Ranked> {
   knownSegments: ReadonlySet<string> | undefined;
   ranked: RankedListControls;
   dialog: EditDialog<T>;
+  can: RankedAbilities;
   /** The rank a new item is created with: after the last one. */
   nextRank: number;
   /** Asks with `question`, then deletes the item. */
@@ -45,6 +56,13 @@ export function useRankedCard<T extends Ranked>(ns: string, flagKey: string, nou
   const knownSegments = useMemo(() => (segments.data === undefined ? undefined : new Set(segments.data.map((s) => s.key))), [segments.data]);
   const ranked = useRankedList(queryKey, list, (ids) => api.order(ns, flagKey, ids), noun);
   const dialog = useEditDialog<T>();
+  const lockOf = useLocks();
+  const can: RankedAbilities = {
+    add: lockOf(`${noun}.create`, ns),
+    edit: !lockOf(`${noun}.update`, ns).on,
+    remove: !lockOf(`${noun}.delete`, ns).on,
+    reorder: !lockOf(`${noun}.order`, ns).on,
+  };
 
   const remove = useMutation({
     mutationFn: (item: T) => api.delete(ns, flagKey, item.id),
@@ -60,6 +78,7 @@ export function useRankedCard<T extends Ranked>(ns: string, flagKey: string, nou
     knownSegments,
     ranked,
     dialog,
+    can,
     nextRank: list.reduce((max, item) => Math.max(max, item.rank), 0) + 1,
     askDelete: async (item, question) => {
       if (await confirm(question)) remove.mutate(item);

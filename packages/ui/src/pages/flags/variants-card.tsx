@@ -12,7 +12,7 @@ import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { useEditDialog } from '../../hooks/edit-dialog.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLocks } from '../../hooks/permissions.js';
 import { formatJson } from '../../lib/json-text.js';
 import { VariantDeleteQuestion } from './variant-delete-question.js';
 import { DefaultVariantSelect } from './default-variant-select.js';
@@ -36,7 +36,10 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
   const confirm = useConfirm();
   const toast = useToast();
   const dialog = useEditDialog<Variant>();
-  const readOnly = useReadOnly();
+  const lockOf = useLocks();
+  const add = lockOf('variant.create', ns);
+  const canEdit = !lockOf('variant.update', ns).on;
+  const canDelete = !lockOf('variant.delete', ns).on;
   const flagRules = useQuery({ queryKey: queryKeys.rules(ns, flag.key), queryFn: () => rules.list(ns, flag.key) });
   const remove = useMutation({
     mutationFn: (variant: Variant) => variants.delete(ns, flag.key, variant.id),
@@ -65,7 +68,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
           <h2 id="variants-title">Variants</h2>
           <p>The values this flag can return.</p>
         </div>
-        <button type="button" className="button" disabled={readOnly.on} title={readOnly.hint} onClick={() => dialog.show(undefined)}>
+        <button type="button" className="button" disabled={add.on} title={add.hint} onClick={() => dialog.show(undefined)}>
           Add variant
         </button>
       </div>
@@ -81,7 +84,7 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
                   <th scope="col">Name</th>
                   <th scope="col">Description</th>
                   <th scope="col">Attachment</th>
-                  {!readOnly.on && <RowActionsHeader />}
+                  {(canEdit || canDelete) && <RowActionsHeader />}
                 </tr>
               </thead>
               <tbody>
@@ -100,7 +103,13 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
                     <td data-label="Attachment" className="attachment-column">
                       <AttachmentCell attachment={variant.attachment} />
                     </td>
-                    {!readOnly.on && <RowActions what={`variant ${variant.key}`} onEdit={() => dialog.show(variant)} onDelete={() => void askDelete(variant)} />}
+                    {(canEdit || canDelete) && (
+                      <RowActions
+                        what={`variant ${variant.key}`}
+                        {...(canEdit ? { onEdit: () => dialog.show(variant) } : {})}
+                        {...(canDelete ? { onDelete: () => void askDelete(variant) } : {})}
+                      />
+                    )}
                   </tr>
                 ))}
               </tbody>

@@ -9,14 +9,17 @@ import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState, ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { useEditDialog } from '../../hooks/edit-dialog.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLocks } from '../../hooks/permissions.js';
 import { operatorLabel, typeLabel } from '../../lib/constraint-operators.js';
 import { ConstraintDialog } from './constraint-dialog.js';
 import { ConstraintValueCell } from './constraint-value-cell.js';
 
 export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment }) {
   const dialog = useEditDialog<Constraint>();
-  const readOnly = useReadOnly();
+  const lockOf = useLocks();
+  const add = lockOf('constraint.create', ns);
+  const canEdit = !lockOf('constraint.update', ns).on;
+  const canDelete = !lockOf('constraint.delete', ns).on;
   const queries = useQueryClient();
   const confirm = useConfirm();
   const toast = useToast();
@@ -45,7 +48,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
   };
 
   const addButton = (
-    <button type="button" className="button button-primary" disabled={readOnly.on} title={readOnly.hint} onClick={() => dialog.show(undefined)}>
+    <button type="button" className="button button-primary" disabled={add.on} title={add.hint} onClick={() => dialog.show(undefined)}>
       Add constraint
     </button>
   );
@@ -79,7 +82,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
                   <th scope="col">Operator</th>
                   <th scope="col">Value</th>
                   <th scope="col">Description</th>
-                  {!readOnly.on && <RowActionsHeader />}
+                  {(canEdit || canDelete) && <RowActionsHeader />}
                 </tr>
               </thead>
               <tbody>
@@ -96,11 +99,11 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
                       <ConstraintValueCell constraint={constraint} />
                     </td>
                     <td className="muted" data-label="Description">{constraint.description}</td>
-                    {!readOnly.on && (
+                    {(canEdit || canDelete) && (
                       <RowActions
                         what={`constraint ${constraint.property}`}
-                        onEdit={() => dialog.show(constraint)}
-                        onDelete={() => void askDelete(constraint)}
+                        {...(canEdit ? { onEdit: () => dialog.show(constraint) } : {})}
+                        {...(canDelete ? { onDelete: () => void askDelete(constraint) } : {})}
                         deleting={remove.isPending}
                       />
                     )}

@@ -1,4 +1,4 @@
-/** Name, description and match type of a segment (only shown on a read-only server); a refused save keeps the edits and shows why. */
+/** Name, description and match type of a segment (only shown on a read-only server or to a session that may not edit segments); a refused save keeps the edits and shows why. */
 import type { MatchType, Segment } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -9,7 +9,7 @@ import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { formErrors } from '../../hooks/form-errors.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLock } from '../../hooks/permissions.js';
 import { MatchTypeSelect } from './match-type-select.js';
 
 interface Details {
@@ -25,7 +25,7 @@ export function SegmentDetailsCard({ ns, segment }: { ns: string; segment: Segme
   const [form, setForm] = useState<Details>(saved);
   const queries = useQueryClient();
   const toast = useToast();
-  const readOnly = useReadOnly();
+  const lock = useLock('segment.update', ns);
   const save = useMutation({
     mutationFn: () => segments.update(ns, segment.key, form),
     onSuccess: async (updated) => {
@@ -41,7 +41,7 @@ export function SegmentDetailsCard({ ns, segment }: { ns: string; segment: Segme
   const errors = formErrors(save.error, ['name', 'description', 'matchType']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!readOnly.on) save.mutate();
+    if (!lock.on) save.mutate();
   };
 
   return (
@@ -53,16 +53,16 @@ export function SegmentDetailsCard({ ns, segment }: { ns: string; segment: Segme
         <ErrorBanner error={errors.general} />
         <div className="row">
           <Field label="Name" error={errors.byField['name']}>
-            <input value={form.name} autoComplete="off" readOnly={readOnly.on} title={readOnly.hint} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
+            <input value={form.name} autoComplete="off" readOnly={lock.on} title={lock.hint} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
           </Field>
           <Field label="Match type" error={errors.byField['matchType']}>
-            <MatchTypeSelect value={form.matchType} disabled={readOnly.on} title={readOnly.hint} onChange={(matchType) => setForm((f) => ({ ...f, matchType }))} />
+            <MatchTypeSelect value={form.matchType} disabled={lock.on} title={lock.hint} onChange={(matchType) => setForm((f) => ({ ...f, matchType }))} />
           </Field>
         </div>
         <Field label="Description" error={errors.byField['description']}>
-          <textarea rows={2} value={form.description} readOnly={readOnly.on} title={readOnly.hint} onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))} />
+          <textarea rows={2} value={form.description} readOnly={lock.on} title={lock.hint} onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))} />
         </Field>
-        {!readOnly.on && (
+        {!lock.on && (
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={!dirty || save.isPending}>
               {save.isPending ? 'Saving…' : 'Save changes'}

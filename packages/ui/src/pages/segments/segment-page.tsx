@@ -13,7 +13,7 @@ import { PageHeader } from '../../components/page-header.js';
 import { PageTabs } from '../../components/page-tabs.js';
 import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLock } from '../../hooks/permissions.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
 import { SEGMENT_HISTORY_TYPES } from '../../lib/change-summary.js';
 import { matchTypeLabel } from '../../lib/segment-search.js';
@@ -32,7 +32,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
   const queries = useQueryClient();
   const confirm = useConfirm();
   const toast = useToast();
-  const readOnly = useReadOnly();
+  const deleting = useLock('segment.delete', ns);
   const segment = useQuery({ queryKey: queryKeys.segment(ns, segmentKey), queryFn: () => segments.get(ns, segmentKey) });
   const uses = useSegmentUses(ns, segmentKey);
   const historyFilter = useMemo(() => ({ types: SEGMENT_HISTORY_TYPES, key: segmentKey }), [segmentKey]);
@@ -84,7 +84,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
         actions={
           <>
             <CopySegmentAction ns={ns} segment={data} />
-            <button type="button" className="button button-danger" disabled={readOnly.on || remove.isPending} title={readOnly.hint} onClick={() => void askDelete()}>
+            <button type="button" className="button button-danger" disabled={deleting.on || remove.isPending} title={deleting.hint} onClick={() => void askDelete()}>
               Delete segment
             </button>
           </>

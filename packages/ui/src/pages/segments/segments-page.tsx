@@ -14,7 +14,7 @@ import { absoluteTime, relativeTime } from '../../lib/relative-time.js';
 import { NewSegmentDialog } from './new-segment-dialog.js';
 import './segments.css';
 import { useAddressText } from '../../hooks/address-text.js';
-import { useReadOnly } from '../../hooks/read-only.js';
+import { useLock } from '../../hooks/permissions.js';
 import { useTimeZone } from '../../hooks/time-zone.js';
 
 const PAGE_SIZE = 25;
@@ -66,7 +66,7 @@ export function SegmentsPage() {
   const [params, setParams] = useSearchParams();
   const [page, setPage] = useState(0);
   const [creating, setCreating] = useState(false);
-  const readOnly = useReadOnly();
+  const create = useLock('segment.create', ns);
   const list = useQuery({ queryKey: queryKeys.segments(ns), queryFn: () => segments.list(ns) });
 
   const [query, writeQuery] = useAddressText(params.get('q') ?? '', (q) => setParams(q === '' ? {} : { q }, { replace: true }));
@@ -75,7 +75,7 @@ export function SegmentsPage() {
     writeQuery(q);
   };
   const newButton = (
-    <button type="button" className="button button-primary" disabled={readOnly.on} title={readOnly.hint} onClick={() => setCreating(true)}>
+    <button type="button" className="button button-primary" disabled={create.on} title={create.hint} onClick={() => setCreating(true)}>
       New segment
     </button>
   );

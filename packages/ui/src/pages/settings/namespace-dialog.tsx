@@ -29,8 +29,8 @@ export function NamespaceDialog({ open, namespace, onClose }: NamespaceDialogPro
     mutationFn: () =>
       editing ? namespaces.update(namespace.key, { name: form.name, description: form.description }) : namespaces.create({ ...form, key: form.key.trim() }),
     onSuccess: async (saved) => {
-      // The namespace switcher of the top bar reads this list.
-      await queries.invalidateQueries({ queryKey: queryKeys.namespaces });
+      // The namespace switcher of the top bar reads this list; a new namespace has permissions of its own.
+      await Promise.all([queries.invalidateQueries({ queryKey: queryKeys.namespaces }), queries.invalidateQueries({ queryKey: queryKeys.permissions })]);
       toast(editing ? `Namespace "${saved.key}" saved` : `Namespace "${saved.key}" created`);
       onClose();
     },

@@ -1,32 +1,33 @@
 /**
  * The namespaces of the service: create, edit, delete (asks first; a protected one offers no
  * Delete), export each one as a Flipt document or import one into it, and a way into its flags.
- * A read-only server offers export and the way into the flags only.
+ * A read-only server offers export and the way into the flags only; each row offers what the
+ * session may do in its namespace.
  */
 import type { Namespace } from '@ensign/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { namespaces } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { sessionNamespaceOf, useSession } from '../../auth/session.js';
 import { useConfirm } from '../../components/confirm.js';
 import { PageHeader } from '../../components/page-header.js';
-import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
+import { RowActionsHeader } from '../../components/row-actions.js';
 import { ErrorBanner, Loading } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { useEditDialog } from '../../hooks/edit-dialog.js';
-import { useReadOnly } from '../../hooks/read-only.js';
-import { lastNamespace, paths, rememberNamespace } from '../../layout/namespace.js';
+import { useLock } from '../../hooks/permissions.js';
+import { lastNamespace, rememberNamespace } from '../../layout/namespace.js';
 import { useExportNamespace } from './export-namespace.js';
 import { ImportDialog } from './import-dialog.js';
 import { NamespaceDialog } from './namespace-dialog.js';
+import { NamespaceRow } from './namespace-row.js';
 import './namespaces-page.css';
 
 export function NamespacesPage() {
   const dialog = useEditDialog<Namespace>();
   const importing = useEditDialog<string>();
   const exporting = useExportNamespace();
-  const readOnly = useReadOnly();
+  const create = useLock('namespace.create');
   const scoped = sessionNamespaceOf(useSession().state);
   const list = useQuery({ queryKey: queryKeys.namespaces, queryFn: namespaces.list });
   const queries = useQueryClient();
@@ -57,7 +58,7 @@ export function NamespacesPage() {
 
   // A session held to one namespace may not create another (the service would refuse and end it).
   const newButton = scoped === undefined && (
-    <button type="button" className="button button-primary" disabled={readOnly.on} title={readOnly.hint} onClick={() => dialog.show(undefined)}>
+    <button type="button" className="button button-primary" disabled={create.on} title={create.hint} onClick={() => dialog.show(undefined)}>
       New namespace
     </button>
   );
@@ -94,43 +95,16 @@ export function NamespacesPage() {
               </thead>
               <tbody>
                 {list.data.map((ns) => (
-                  <tr key={ns.key}>
-                    <td data-label="Key">
-                      <code>{ns.key}</code>
-                    </td>
-                    <td className="namespace-name" data-label="Name">{ns.name}</td>
-                    <td className="muted" data-label="Description">{ns.description}</td>
-                    <td data-label="Protected">{ns.protected ? <span className="badge badge-warning">Protected</span> : <span className="muted">No</span>}</td>
-                    <RowActions
-                      what={`namespace ${ns.key}`}
-                      {...(readOnly.on ? {} : { onEdit: () => dialog.show(ns) })}
-                      {...(ns.protected || readOnly.on ? {} : { onDelete: () => void askDelete(ns) })}
-                      deleting={remove.isPending}
-                    >
-                      <Link className="button button-small button-ghost" to={paths.flags(ns.key)} aria-label={`Flags of ${ns.key}`}>
-                        Flags
-                      </Link>
-                      <button
-                        type="button"
-                        className="button button-small button-ghost"
-                        aria-label={`Export namespace ${ns.key}`}
-                        disabled={exporting.isPending && exporting.variables === ns.key}
-                        onClick={() => exporting.mutate(ns.key)}
-                      >
-                        Export
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-small button-ghost"
-                        aria-label={`Import into namespace ${ns.key}`}
-                        disabled={readOnly.on}
-                        title={readOnly.hint}
-                        onClick={() => importing.show(ns.key)}
-                      >
-                        Import
-                      </button>
-                    </RowActions>
-                  </tr>
+                  <NamespaceRow
+                    key={ns.key}
+                    namespace={ns}
+                    onEdit={() => dialog.show(ns)}
+                    onDelete={() => void askDelete(ns)}
+                    deleting={remove.isPending}
+                    onImport={() => importing.show(ns.key)}
+                    onExport={() => exporting.mutate(ns.key)}
+                    exporting={exporting.isPending && exporting.variables === ns.key}
+                  />
                 ))}
               </tbody>
             </table>

@@ -1,7 +1,8 @@
 /**
  * Settings → API tokens: the static tokens (name, namespace, created, expiry), creating one
  * (shown once), and deleting one after confirmation. Without the token method the page says so
- * instead of offering creation.
+ * instead of offering creation; a session that may not see tokens is told so, and one that may
+ * not create or delete them finds Create locked with the reason and no Delete.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -13,6 +14,7 @@ import { PageHeader } from '../../components/page-header.js';
 import { Pager } from '../../components/pager.js';
 import { EmptyState, ErrorBanner, Loading } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
+import { useLock } from '../../hooks/permissions.js';
 import { type TokenRow, tokenIdOf, tokenRows } from '../../lib/token-list.js';
 import { CreateTokenDialog } from './create-token-dialog.js';
 import { TokensTable } from './tokens-table.js';
@@ -23,6 +25,7 @@ const PAGE_SIZE = 20;
 export function TokensPage() {
   const session = useSession();
   const scoped = sessionNamespaceOf(session.state);
+  const reading = useLock('token.read');
   if (scoped !== undefined) {
     return (
       <>
@@ -30,6 +33,14 @@ export function TokensPage() {
         <EmptyState title="Not open to this session">
           You signed in with a token limited to the namespace {scoped}; API tokens are managed by someone signed in for every namespace.
         </EmptyState>
+      </>
+    );
+  }
+  if (reading.on) {
+    return (
+      <>
+        <PageHeader title="API tokens" />
+        <EmptyState title="Not open to this session">{reading.hint}. Ask an administrator of this service if you need to manage tokens.</EmptyState>
       </>
     );
   }
@@ -45,6 +56,8 @@ function TokensOfEveryNamespace() {
   const tokens = useQuery({ queryKey: queryKeys.tokens, queryFn: auth.tokens });
   const [dialog, setDialog] = useState({ open: false, key: 0 });
   const [page, setPage] = useState(0);
+  const creating = useLock('token.create');
+  const deleting = useLock('token.delete');
 
   const tokenMethod = methods.data?.some((m) => m.method === 'METHOD_TOKEN' && m.enabled);
   const rows = useMemo(() => tokenRows(tokens.data ?? [], new Date()), [tokens.data]);
@@ -80,7 +93,7 @@ function TokensOfEveryNamespace() {
 
   const openCreate = () => setDialog((d) => ({ open: true, key: d.key + 1 }));
   const createButton = tokenMethod === true && (
-    <button type="button" className="button button-primary" onClick={openCreate}>
+    <button type="button" className="button button-primary" disabled={creating.on} title={creating.hint} onClick={openCreate}>
       Create token
     </button>
   );
@@ -106,7 +119,14 @@ function TokensOfEveryNamespace() {
             {tokenMethod === false ? 'Tokens appear here once the token method is enabled and one is created.' : 'Create one for each script or service that calls the API, so each can be revoked alone.'}
           </EmptyState>
         )}
-        {rows.length > 0 && <TokensTable rows={shown} ownId={ownId} deleting={remove.isPending ? remove.variables?.id : undefined} onDelete={(row) => void askDelete(row)} />}
+        {rows.length > 0 && (
+          <TokensTable
+            rows={shown}
+            ownId={ownId}
+            deleting={remove.isPending ? remove.variables?.id : undefined}
+            {...(deleting.on ? {} : { onDelete: (row: TokenRow) => void askDelete(row) })}
+          />
+        )}
       </div>
       <Pager page={page} pageSize={PAGE_SIZE} total={rows.length} onPage={setPage} />
       {tokenMethod === true && <CreateTokenDialog key={dialog.key} open={dialog.open} onClose={() => setDialog((d) => ({ ...d, open: false }))} />}

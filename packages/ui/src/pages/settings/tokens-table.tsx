@@ -31,7 +31,8 @@ export interface TokensTableProps {
   ownId: string | undefined;
   /** The token being deleted now. */
   deleting: string | undefined;
-  onDelete: (row: TokenRow) => void;
+  /** Without it, the rows have no Delete button (a session that may not delete tokens). */
+  onDelete?: (row: TokenRow) => void;
 }
 
 export function TokensTable({ rows, ownId, deleting, onDelete }: TokensTableProps) {
@@ -64,7 +65,7 @@ export function TokensTable({ rows, ownId, deleting, onDelete }: TokensTableProp
               <td data-label="Expires">
                 <Expiry row={row} />
               </td>
-              <RowActions what={`token ${row.name === '' ? row.id : row.name}`} onDelete={() => onDelete(row)} deleting={deleting === row.id} />
+              <RowActions what={`token ${row.name === '' ? row.id : row.name}`} {...(onDelete === undefined ? {} : { onDelete: () => onDelete(row) })} deleting={deleting === row.id} />
             </tr>
           ))}
         </tbody>
