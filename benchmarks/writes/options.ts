@@ -15,6 +15,13 @@ export interface WriteOptions {
   importScenario: boolean;
   /** The whole benchmark is stopped after this many seconds. */
   timeoutSeconds: number;
+  /** The authorization comparison (authz-run.ts): skipped, run after the others, or run alone. */
+  authz: 'skip' | 'also' | 'only';
+  /** Flags of its namespace. */
+  authzSize: number;
+  /** Interleaved rounds, each of `authzRoundWrites` measured writes per arm. */
+  authzRounds: number;
+  authzRoundWrites: number;
 }
 
 function list(name: string, fallback: string): string[] {
@@ -33,6 +40,8 @@ export function readOptions(): WriteOptions {
     if (db !== 'sqlite' && db !== 'postgres') throw new Error(`BENCH_WRITES_DBS: ${db} is neither sqlite nor postgres`);
     return db;
   });
+  const authz = process.env['BENCH_WRITES_AUTHZ'] ?? '0';
+  if (authz !== '0' && authz !== '1' && authz !== 'only') throw new Error(`BENCH_WRITES_AUTHZ: ${authz} is none of 0, 1 and only`);
   return {
     dbs,
     sizes: list('BENCH_WRITES_SIZES', '100,1000,10000').map((s) => positiveInteger('BENCH_WRITES_SIZES', s)),
@@ -40,5 +49,9 @@ export function readOptions(): WriteOptions {
     warmupWrites: Number(process.env['BENCH_WRITES_WARMUP'] ?? '20'),
     importScenario: process.env['BENCH_WRITES_IMPORT'] !== '0',
     timeoutSeconds: positiveInteger('BENCH_WRITES_TIMEOUT', process.env['BENCH_WRITES_TIMEOUT'] ?? '3600'),
+    authz: authz === 'only' ? 'only' : authz === '1' ? 'also' : 'skip',
+    authzSize: positiveInteger('BENCH_WRITES_AUTHZ_SIZE', process.env['BENCH_WRITES_AUTHZ_SIZE'] ?? '1000'),
+    authzRounds: positiveInteger('BENCH_WRITES_AUTHZ_ROUNDS', process.env['BENCH_WRITES_AUTHZ_ROUNDS'] ?? '10'),
+    authzRoundWrites: positiveInteger('BENCH_WRITES_AUTHZ_ROUND_WRITES', process.env['BENCH_WRITES_AUTHZ_ROUND_WRITES'] ?? '30'),
   };
 }

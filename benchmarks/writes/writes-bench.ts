@@ -1,13 +1,15 @@
 /**
  * What a write costs as the namespace grows: for each database and namespace size, one-flag writes
  * through `ensign server` publishing to NATS with an `ensign evaluator` following, timed and costed in
- * server CPU and NATS bytes; then a Flipt-shaped import through `/api/v1`.
+ * server CPU and NATS bytes; then a Flipt-shaped import through `/api/v1`; with BENCH_WRITES_AUTHZ,
+ * the same writes with authorization on and off (authz-run.ts).
  * Run: `npm run bench:writes` (BENCH_WRITES_* variables, see options.ts); writes results/writes.json.
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { machineOf, writeResults } from '../engine/results-file.js';
 import { installSafetyNets, runToExit } from '../propagation/children.js';
+import { type AuthzFigures, printAuthz, runAuthz } from './authz-run.js';
 import { type ImportFigures, runImport } from './import-run.js';
 import { readOptions } from './options.js';
 import { latencyRatios, printHeadline, printImports, printProblems, printWrites } from './writes-report.js';
@@ -25,8 +27,9 @@ async function main(): Promise<number> {
   const loadAverageBefore = os.loadavg();
   const runs: WriteRunFigures[] = [];
   const imports: ImportFigures[] = [];
+  const authz: AuthzFigures[] = [];
   const problems: string[] = [];
-  for (const db of options.dbs) {
+  for (const db of options.authz === 'only' ? [] : options.dbs) {
     for (const size of options.sizes) {
       console.log(`${db}, ${size.toLocaleString('en-US')} flags: seeding, starting, writing…`);
       try {
@@ -39,7 +42,7 @@ async function main(): Promise<number> {
       }
     }
   }
-  for (const db of options.importScenario ? options.dbs : []) {
+  for (const db of options.importScenario && options.authz !== 'only' ? options.dbs : []) {
     console.log(`${db}: importing Flipt's integration-test shape…`);
     try {
       const figures = await runImport(db);
@@ -51,18 +54,32 @@ async function main(): Promise<number> {
     }
   }
 
-  printWrites(runs, options.writes);
+  for (const db of options.authz === 'skip' ? [] : options.dbs) {
+    console.log(`${db}: authorization on vs off, ${options.authzSize.toLocaleString('en-US')} flags: seeding both, starting, writing…`);
+    try {
+      const figures = await runAuthz(db, options);
+      console.log(`  done: write p50 ${figures.on.latency.p50} ms on, ${figures.off.latency.p50} ms off (${elapsed(started)})`);
+      authz.push(figures);
+      problems.push(...figures.problems.map((p) => `${db} authorization: ${p}`));
+    } catch (err) {
+      problems.push(`${db} authorization comparison failed: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+
+  if (runs.length > 0) printWrites(runs, options.writes);
   const ratios = latencyRatios(runs);
   printHeadline(ratios);
   for (const [db, r] of Object.entries(ratios)) {
     if (r!.ratio > RATIO_LIMIT) problems.push(`${db}: median write latency grows ${r!.ratio}× from ${r!.from} to ${r!.to} flags (limit ${RATIO_LIMIT})`);
   }
   printImports(imports);
+  printAuthz(authz);
   printProblems(problems);
   const seconds = Math.round((performance.now() - started) / 1000);
   console.log(`\nrun time ${Math.floor(seconds / 60)} min ${seconds % 60} s`);
 
-  const path = writeResults('writes.json', {
+  // Run alone, the authorization comparison leaves the full run's results where they are.
+  const path = writeResults(options.authz === 'only' ? 'writes-authz.json' : 'writes.json', {
     ...machineOf(loadAverageBefore),
     options,
     runSeconds: seconds,
@@ -70,6 +87,7 @@ async function main(): Promise<number> {
     medianLatencyRatios: ratios,
     runs,
     imports,
+    authz,
     problems,
   });
   console.log(`written ${path}`);
