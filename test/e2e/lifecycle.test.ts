@@ -162,7 +162,8 @@ test('a port already in use stops start-up with one error line and exit code 1',
   await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
 
-  const result = await runEnsign(['server'], { env: { ENSIGN_SERVER_HTTP_PORT: String(port) } });
+  // A start on a loaded CI machine can take tens of seconds before the port is tried.
+  const result = await runEnsign(['server'], { env: { ENSIGN_SERVER_HTTP_PORT: String(port) }, timeoutMs: 90_000 });
   t.is(result.code, 1);
   const errors = logLines(result.stdout).filter((line) => line.level >= 50);
   t.is(errors.length, 1, result.stdout);
