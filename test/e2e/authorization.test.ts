@@ -83,18 +83,18 @@ test('an admin bootstrap token and a viewer: reads pass, writes are 403 over HTT
   t.is((await admin.get('/api/v1/namespaces/default/flags/beta')).status, 200, 'the refused delete changed nothing');
 
   // `ensign authz explain` says the same as the server decides.
-  const explained = await runEnsign(['authz', 'explain', '-a', server.baseUrl, '-t', made.body.clientToken]);
+  const explained = await runEnsign(['authz', 'explain', '-a', server.baseUrl, `--token=${made.body.clientToken}`]);
   t.is(explained.code, 0, explained.stderr);
   t.regex(explained.stdout, /authorization: required/);
   t.regex(explained.stdout, /^NAMESPACE\s+NAMESPACE\s+FLAG\s+SEGMENT$/m);
   t.regex(explained.stdout, /^default\s+read\s+read\s+read$/m);
   t.regex(explained.stdout, /^tokens: read$/m);
-  const asAdmin = await runEnsign(['authz', 'explain', '-a', server.baseUrl, '-t', ADMIN, '-n', 'default']);
+  const asAdmin = await runEnsign(['authz', 'explain', '-a', server.baseUrl, `--token=${ADMIN}`, '-n', 'default']);
   t.regex(asAdmin.stdout, /^default\s+create,read,update,delete\s+create,read,update,delete\s+create,read,update,delete$/m);
-  const unknown = await runEnsign(['authz', 'explain', '-a', server.baseUrl, '-t', ADMIN, '-n', 'nowhere']);
+  const unknown = await runEnsign(['authz', 'explain', '-a', server.baseUrl, `--token=${ADMIN}`, '-n', 'nowhere']);
   t.is(unknown.code, 1);
   t.regex(unknown.stderr, /namespace "nowhere" does not exist or this credential may not view it/);
-  const stranger = await runEnsign(['authz', 'explain', '-a', server.baseUrl, '-t', 'not-a-token']);
+  const stranger = await runEnsign(['authz', 'explain', '-a', server.baseUrl, '--token=not-a-token']);
   t.is(stranger.code, 1);
   t.regex(stranger.stderr, /authenticat/);
   t.is((await runEnsign(['authz', 'explain'])).code, 2, 'explain needs --address');
