@@ -106,7 +106,7 @@ function authorizationFiles(config: EnsignConfig, logger: Logger): PolicyFiles |
   return new PolicyFiles({
     logger,
     ...(roles.length === 0 ? {} : { roles: { extraRoles: roleMappingResolver(roles) } }),
-    ...(policy.path === '' && policy.opa_url === '' ? {} : { policy: { path: policy.path, pollIntervalMs: policy.poll_interval, ...(policy.opa_url === '' ? {} : { opaUrl: policy.opa_url }) } }),
+    ...(policy.path === '' && policy.opa_url === '' ? {} : { policy: { path: policy.path, pollIntervalMs: policy.poll_interval, ...(policy.opa_url === '' ? {} : { opaUrl: policy.opa_url, opaTimeoutMs: policy.opa_timeout }) } }),
     ...(data.path === '' ? {} : { data: { path: data.path, pollIntervalMs: data.poll_interval } }),
   });
 }

@@ -81,7 +81,7 @@ test('without a file or environment every setting has its documented default', (
     authorization: {
       required: false,
       backend: 'local',
-      local: { policy: { path: '', poll_interval: 300_000, opa_url: '' }, data: { path: '', poll_interval: 30_000 } },
+      local: { policy: { path: '', poll_interval: 300_000, opa_url: '', opa_timeout: 1000 }, data: { path: '', poll_interval: 30_000 } },
       roles: [],
     },
     metrics: { enabled: true },
@@ -332,6 +332,7 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['authorization.local.policy.path', 'authorization:\n  local: {policy: {path: [a]}}', 'authorization.local.policy.path: must be a non-empty string (got a list)'],
   ['authorization.local.policy.poll_interval', 'authorization:\n  local: {policy: {poll_interval: soon}}', 'authorization.local.policy.poll_interval: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "soon")'],
   ['authorization.local.policy.opa_url', 'authorization:\n  local: {policy: {opa_url: [a]}}', 'authorization.local.policy.opa_url: must be a non-empty string (got a list)'],
+  ['authorization.local.policy.opa_timeout', 'authorization:\n  local: {policy: {opa_timeout: 0}}', 'authorization.local.policy.opa_timeout: must be at least 1ms (got 0)'],
   ['authorization.local.data.path', 'authorization:\n  local: {data: {path: [a]}}', 'authorization.local.data.path: must be a non-empty string (got a list)'],
   ['authorization.local.data.poll_interval', 'authorization:\n  local: {data: {poll_interval: soon}}', 'authorization.local.data.poll_interval: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "soon")'],
   ['authorization.roles', 'authorization:\n  roles: [{role: admin}]', 'authorization.roles: [0]: names no criterion (emails, claims, organizations, teams), so it would match nobody (got a list)'],
