@@ -172,7 +172,7 @@ test('a port already in use stops start-up with one error line and exit code 1',
 
 test('an unreachable database stops start-up with one error line and exit code 1', async (t) => {
   const port = await freePort();
-  const result = await runEnsign(['server'], { env: { ENSIGN_DB_URL: `postgres://postgres@127.0.0.1:${port}/nothing` } });
+  const result = await runEnsign(['server'], { env: { ENSIGN_DB_URL: `postgres://postgres@127.0.0.1:${port}/nothing` }, timeoutMs: 90_000 });
   t.is(result.code, 1);
   const errors = logLines(result.stdout).filter((line) => line.level >= 50);
   t.is(errors.length, 1, result.stdout);
