@@ -3,19 +3,25 @@
  * evaluation snapshots, the read-cache invalidation, the audit trail, webhooks and streams.
  */
 
-/** Every action a change record can name; `imported` is a whole import into a namespace, recorded on the namespace. */
-export const CHANGE_ACTIONS = ['created', 'updated', 'deleted', 'reordered', 'imported'] as const;
+/**
+ * Every action a change record can name; `imported` is a whole import into a namespace, recorded on
+ * the namespace; `stepped` is a flag's schedule, window edge or ramp step taking effect.
+ */
+export const CHANGE_ACTIONS = ['created', 'updated', 'deleted', 'reordered', 'imported', 'stepped'] as const;
 
 /** What the write did to its resource. */
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 
 /** Every kind of resource a change record can be about. */
-export const CHANGE_RESOURCES = ['namespace', 'flag', 'variant', 'segment', 'constraint', 'rule', 'distribution', 'rollout'] as const;
+export const CHANGE_RESOURCES = ['namespace', 'flag', 'variant', 'segment', 'constraint', 'rule', 'distribution', 'rollout', 'schedule'] as const;
 
 /** The kind of resource a change record is about. */
 export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
 
-/** Who made a change, from the request's authentication; absent when authentication is off. */
+/**
+ * Who made a change, from the request's authentication; absent when authentication is off. A
+ * `stepped` change's actor is the step itself (method `METHOD_SCHEDULE`); who set it up is in its `after`.
+ */
 export interface Actor {
   /** The authentication's id. */
   authenticationId: string;

@@ -59,6 +59,9 @@ export const isServerFault = (err: unknown): boolean =>
 export const bodyTooLarge = (limitBytes: number): AppError =>
   new AppError(Code.InvalidArgument, `request body too large: limit is ${limitBytes} bytes`, { httpStatus: 413 });
 
+/** A write the current state refuses (a flag others require, a schedule already applied): 409, FAILED_PRECONDITION over gRPC. */
+export const conflict = (message: string): AppError => new AppError(Code.FailedPrecondition, message, { httpStatus: 409 });
+
 /** `<thing> not found`, HTTP 404. */
 export const notFound = (message: string): AppError => new AppError(Code.NotFound, message);
 

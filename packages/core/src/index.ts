@@ -10,6 +10,7 @@ export {
   invalidField,
   isAppError,
   isServerFault,
+  conflict,
   notFound,
   permissionDenied,
   unauthenticated,
@@ -36,7 +37,12 @@ export type {
   Constraint,
   Distribution,
   Flag,
+  FlagSchedule,
+  FlagScheduleStatus,
   Namespace,
+  Prerequisite,
+  RampStep,
+  ValidityWindow,
   Page,
   Rollout,
   RolloutSegment,
@@ -52,6 +58,7 @@ export type {
   CreateNamespace,
   CreateRollout,
   CreateRule,
+  CreateSchedule,
   CreateSegment,
   CreateVariant,
   DeleteDistribution,
@@ -59,6 +66,7 @@ export type {
   PageRequest,
   RolloutSegmentInput,
   RolloutThresholdInput,
+  ScheduleRef,
   UpdateConstraint,
   UpdateDistribution,
   UpdateFlag,
@@ -67,7 +75,11 @@ export type {
   UpdateRule,
   UpdateSegment,
   UpdateVariant,
+  WindowInput,
 } from './requests.js';
+export { decodeCreateSchedule, decodeScheduleRef } from './decode/schedule.decode.js';
+export { normaliseTime, parseTime, readPrerequisites, readRamp, readTime, readWindow } from './decode/timing.decode.js';
+export { checkPrerequisites, checkRamp, checkWindow, mergeWindow, validateCreateSchedule, validateScheduleRef } from './validation/timing.validation.js';
 export type {
   DeleteNamespace,
   FlagItemRef,
@@ -205,6 +217,8 @@ export type { DocumentLocation } from './flipt-document/document-error.js';
 export { parseJsonDocuments } from './flipt-document/json-documents.js';
 export { segmentReferences } from './flipt-document/segment-references.js';
 export type { SegmentReference } from './flipt-document/segment-references.js';
+export { checkPrerequisiteReferences, placedFlags, prerequisiteParentOf, prerequisiteProblem } from './flipt-document/prerequisite-references.js';
+export type { PlacedFlag, PrerequisiteParent, PrerequisiteProblem, PrerequisiteScope } from './flipt-document/prerequisite-references.js';
 export type {
   DocumentConstraint,
   DocumentDistribution,
@@ -214,6 +228,7 @@ export type {
   DocumentRolloutSegment,
   DocumentRolloutThreshold,
   DocumentRule,
+  DocumentSchedule,
   DocumentSegment,
   DocumentVariant,
   FliptDocument,

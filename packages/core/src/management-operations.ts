@@ -44,6 +44,12 @@ export const MANAGEMENT_OPERATIONS = {
   UpdateRollout: flag('rollout', 'update'),
   OrderRollouts: flag('rollout', 'update'),
   DeleteRollout: flag('rollout', 'delete'),
+  /** A flag's scheduled changes (Ensign's): reading them is reading the flag, scheduling one changes it. */
+  ListFlagSchedules: flag('flag', 'read'),
+  CreateFlagSchedule: flag('flag', 'update'),
+  DeleteFlagSchedule: flag('flag', 'update'),
+  /** A flag's prerequisites, rule and rollout windows, ramps and pending schedules (Ensign's gRPC): reading the flag, its rules and its rollouts. */
+  GetFlagTiming: [...flag('flag', 'read'), ...flag('rule', 'read'), ...flag('rollout', 'read')],
 
   ListSegments: segment('segment', 'read'),
   GetSegment: segment('segment', 'read'),

@@ -4,6 +4,16 @@
  * lower-cased, constraint values normalised), so the store writes them as they are.
  */
 import type { ComparisonType, FlagType, MatchType, SegmentOperator } from './enums.js';
+import type { Prerequisite, RampStep } from './resources.js';
+
+/**
+ * A rule's or rollout's validity window as a request sends it: a bound is undefined when not sent
+ * (an update leaves it as stored), `""` to clear it, otherwise RFC 3339 rewritten in UTC.
+ */
+export interface WindowInput {
+  validFrom?: string | undefined;
+  validUntil?: string | undefined;
+}
 
 /** `limit` 0 means every item. `offset` has been resolved from a page token when one was sent. */
 export interface PageRequest {
@@ -27,6 +37,8 @@ export interface CreateFlag {
   type: FlagType;
   /** Undefined: not sent. */
   metadata: Record<string, unknown> | undefined;
+  /** Undefined: not sent (none). */
+  prerequisites?: Prerequisite[] | undefined;
 }
 
 export interface UpdateFlag {
@@ -39,6 +51,8 @@ export interface UpdateFlag {
   defaultVariantId: string;
   /** Undefined: leave as is; `{}`: clear; otherwise replace. */
   metadata: Record<string, unknown> | undefined;
+  /** Undefined: leave as is; `[]`: clear; otherwise replace. */
+  prerequisites?: Prerequisite[] | undefined;
 }
 
 export interface CreateVariant {
@@ -76,7 +90,7 @@ export interface UpdateConstraint extends CreateConstraint {
   id: string;
 }
 
-export interface CreateRule {
+export interface CreateRule extends WindowInput {
   namespaceKey: string;
   flagKey: string;
   /** After validation: `""`; the key has been moved into `segmentKeys`. */
@@ -87,7 +101,7 @@ export interface CreateRule {
   segmentOperator: SegmentOperator;
   rank: number;
 }
-export interface UpdateRule {
+export interface UpdateRule extends WindowInput {
   namespaceKey: string;
   flagKey: string;
   id: string;
@@ -130,9 +144,11 @@ export interface RolloutSegmentInput {
 export interface RolloutThresholdInput {
   percentage: number;
   value: boolean;
+  /** Undefined: not sent (an update leaves the stored ramp); `[]` clears it. */
+  ramp?: RampStep[] | undefined;
 }
 
-export interface CreateRollout {
+export interface CreateRollout extends WindowInput {
   namespaceKey: string;
   flagKey: string;
   rank: number;
@@ -141,11 +157,27 @@ export interface CreateRollout {
   segment: RolloutSegmentInput | undefined;
   threshold: RolloutThresholdInput | undefined;
 }
-export interface UpdateRollout {
+export interface UpdateRollout extends WindowInput {
   namespaceKey: string;
   flagKey: string;
   id: string;
   description: string;
   segment: RolloutSegmentInput | undefined;
   threshold: RolloutThresholdInput | undefined;
+}
+
+/** POST /flags/{flagKey}/schedules. */
+export interface CreateSchedule {
+  namespaceKey: string;
+  flagKey: string;
+  /** RFC 3339 rewritten in UTC; `""` when not sent. */
+  at: string;
+  enabled: boolean;
+}
+
+/** One schedule of a flag, by id. */
+export interface ScheduleRef {
+  namespaceKey: string;
+  flagKey: string;
+  id: string;
 }

@@ -2,6 +2,7 @@
  * Management resources exactly as they travel on the wire (Flipt v1 JSON, lowerCamelCase,
  * zero values present). Timestamps are RFC 3339 UTC strings.
  */
+import type { Actor } from './change-record.js';
 import type { ComparisonType, FlagType, MatchType, RolloutType, SegmentOperator } from './enums.js';
 
 /** The key every empty `namespaceKey` resolves to. */
@@ -44,6 +45,51 @@ export interface Flag {
   defaultVariant?: Variant;
   /** Omitted by a single get when unset; lists report `{}` (Flipt's SQL store does the same). */
   metadata?: Record<string, unknown>;
+  /** Ensign's extension: flags that must hold for this one to be served; absent when none. */
+  prerequisites?: Prerequisite[];
+}
+
+/**
+ * A flag this one depends on, with what it must give: `enabled` (a boolean flag's value for the
+ * entity, a variant flag's state) or `variants` (the variant a variant flag serves the entity).
+ * Exactly one of the two is set.
+ */
+export interface Prerequisite {
+  flagKey: string;
+  enabled?: boolean;
+  variants?: string[];
+}
+
+/** One step of a threshold rollout's ramp: from `at` on, the percentage is `percentage`. */
+export interface RampStep {
+  /** RFC 3339 UTC. */
+  at: string;
+  percentage: number;
+}
+
+/** When a rule or rollout applies: from `validFrom` (inclusive) until `validUntil` (exclusive). */
+export interface ValidityWindow {
+  /** RFC 3339 UTC; absent when unbounded. */
+  validFrom?: string;
+  validUntil?: string;
+}
+
+export type FlagScheduleStatus = 'pending' | 'applied' | 'cancelled';
+
+/** A flag's enabled state, changed at a time (Ensign's extension). */
+export interface FlagSchedule {
+  id: string;
+  namespaceKey: string;
+  flagKey: string;
+  /** RFC 3339 UTC. */
+  at: string;
+  enabled: boolean;
+  status: FlagScheduleStatus;
+  createdAt: string;
+  /** When the change took effect; absent until applied. */
+  appliedAt?: string;
+  /** Who scheduled it; absent when authentication is off. */
+  createdBy?: Actor;
 }
 
 export interface Constraint {
@@ -82,7 +128,7 @@ export interface Distribution {
   updatedAt: string;
 }
 
-export interface Rule {
+export interface Rule extends ValidityWindow {
   id: string;
   namespaceKey: string;
   flagKey: string;
@@ -109,9 +155,11 @@ export interface RolloutSegment {
 export interface RolloutThreshold {
   percentage: number;
   value: boolean;
+  /** Ensign's extension: later percentages, rising, by time; absent when none. */
+  ramp?: RampStep[];
 }
 
-export interface Rollout {
+export interface Rollout extends ValidityWindow {
   id: string;
   namespaceKey: string;
   flagKey: string;

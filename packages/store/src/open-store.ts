@@ -18,6 +18,7 @@ import { KnexFlagRepository } from './repositories/knex-flag.repository.js';
 import { KnexNamespaceRepository } from './repositories/knex-namespace.repository.js';
 import { KnexRolloutRepository } from './repositories/knex-rollout.repository.js';
 import { KnexRuleRepository } from './repositories/knex-rule.repository.js';
+import { KnexScheduleRepository } from './repositories/knex-schedule.repository.js';
 import { KnexSegmentRepository } from './repositories/knex-segment.repository.js';
 import { KnexUsageRepository } from './repositories/knex-usage.repository.js';
 import { KnexVariantRepository } from './repositories/knex-variant.repository.js';
@@ -35,6 +36,8 @@ export interface SqlStore {
   readonly rules: KnexRuleRepository;
   readonly distributions: KnexDistributionRepository;
   readonly rollouts: KnexRolloutRepository;
+  /** Flags' scheduled changes, and every step (schedule, window edge, ramp step) taken when its time comes. */
+  readonly schedules: KnexScheduleRepository;
   /** Authentications of `/auth/v1`; not flag state, so their writes bump no namespace revision. */
   readonly authentications: KnexAuthenticationRepository;
   /** The history of changes, one entry per committed write. */
@@ -94,6 +97,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     rules: new KnexRuleRepository(tx),
     distributions: new KnexDistributionRepository(tx),
     rollouts: new KnexRolloutRepository(tx),
+    schedules: new KnexScheduleRepository(tx),
     authentications: new KnexAuthenticationRepository(tx),
     audit: new KnexAuditRepository(tx),
     documents: new KnexDocumentRepository(tx),

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { invalidField, notFound, type OrderItems, type Rollout, type Rule } from '@ensign/core';
 import { deleted, reordered } from './change-draft.js';
 import { flagPartSubject, rankOrderSubject } from './change-subjects.js';
+import { dropPartSteps } from './flag-steps.js';
 import { loadRollout } from './loaders/rollout.loader.js';
 import { loadRule } from './loaders/rule.loader.js';
 import { FlagModel } from './models/flag.model.js';
@@ -94,6 +95,7 @@ export function deleteRanked(tx: Transactor, t: RankedTable, namespaceKey: strin
     const before = await t.load(trx, ns, flagKey, id);
     if (before === undefined) return undefined;
     await trx(t.table).where({ id, namespace_key: ns, flag_key: flagKey }).delete();
+    await dropPartSteps(trx, id);
     await renumber(trx, t, ns, flagKey, at);
     return deleted(flagPartSubject(t.noun, flagKey, id), before);
   });

@@ -49,6 +49,11 @@ export class Transactor {
     return this.clock().toISOString();
   }
 
+  /** Who is writing, as the request being served says (undefined when unauthenticated). */
+  actor(): Actor | undefined {
+    return this.actorOf();
+  }
+
   /** A read outside any transaction, with driver errors translated. */
   async read<T>(work: (db: Knex) => PromiseLike<T>): Promise<T> {
     try {
@@ -99,15 +104,33 @@ export class Transactor {
     work: (trx: Knex.Transaction, at: string) => Promise<ChangeDraft | undefined>,
     hints?: DbErrorHints,
   ): Promise<void> {
+    await this.claim(namespaceKey, work, undefined, hints);
+  }
+
+  /**
+   * A write that commits only when `work` returns a change (a claim it won), made as `actor` when
+   * given rather than as the request's; true when it committed.
+   */
+  async claim(
+    namespaceKey: string,
+    work: (trx: Knex.Transaction, at: string) => Promise<ChangeDraft | undefined>,
+    actor?: Actor,
+    hints?: DbErrorHints,
+  ): Promise<boolean> {
     try {
-      await this.transact(async (trx, at) => {
-        const revision = await bumpRevision(trx, namespaceKey, at);
-        const change = revision === undefined ? undefined : await work(trx, at);
-        if (revision === undefined || change === undefined) throw new NothingChanged();
-        return { value: undefined, change, namespaceKey, revision };
-      }, hints);
+      await this.transact(
+        async (trx, at) => {
+          const revision = await bumpRevision(trx, namespaceKey, at);
+          const change = revision === undefined ? undefined : await work(trx, at);
+          if (revision === undefined || change === undefined) throw new NothingChanged();
+          return { value: undefined, change, namespaceKey, revision };
+        },
+        hints,
+        actor,
+      );
+      return true;
     } catch (err) {
-      if (err instanceof NothingChanged) return;
+      if (err instanceof NothingChanged) return false;
       throw err;
     }
   }
@@ -119,13 +142,17 @@ export class Transactor {
    * database aborted because another raced it (MySQL deadlocks, PostgreSQL/CockroachDB
    * serialization failures) rolled back whole, so it is run again a few times before failing.
    */
-  transact<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints?: DbErrorHints): Promise<T> {
-    return traced('ensign.write', { 'db.system': this.dialect }, (span) => this.transactTraced(work, hints, span));
+  transact<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints?: DbErrorHints, actor?: Actor): Promise<T> {
+    return traced('ensign.write', { 'db.system': this.dialect }, (span) => this.transactTraced(work, hints, span, actor ?? this.actorOf()));
   }
 
-  private async transactTraced<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints: DbErrorHints | undefined, span: TraceSpan | undefined): Promise<T> {
+  private async transactTraced<T>(
+    work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>,
+    hints: DbErrorHints | undefined,
+    span: TraceSpan | undefined,
+    actor: Actor | undefined,
+  ): Promise<T> {
     const at = this.now();
-    const actor = this.actorOf();
     const started = performance.now();
     const committed = await this.retrying(
       () =>

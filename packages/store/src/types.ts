@@ -13,6 +13,16 @@ export interface FlagsState {
   rollouts: NamespaceStateRollout[];
   /** The segments those rules and rollouts reference, each with its constraints (by creation). */
   segments: Segment[];
+  /** The pending schedules of those flags, by time. */
+  schedules: PendingSchedule[];
+}
+
+/** A schedule still to take effect, as a snapshot carries it so evaluators flip on their own clock. */
+export interface PendingSchedule {
+  flagKey: string;
+  /** UTC ISO-8601. */
+  at: string;
+  enabled: boolean;
 }
 
 /** What a committed write means for its namespace's evaluation snapshot. */
@@ -87,6 +97,8 @@ export interface NamespaceState {
   rollouts: NamespaceStateRollout[];
   /** By creation, each with its constraints (by creation). */
   segments: Segment[];
+  /** Every pending schedule of the namespace, by time. */
+  schedules: PendingSchedule[];
 }
 
 /** A namespace and its current revision. */

@@ -112,7 +112,7 @@ for (const dialect of TEST_DIALECTS) {
     t.is(beforeDelete.defaultVariant, undefined);
     const flagGone = await writeAs(t, h(), ns, () => store.flags.delete(ns, 'f'));
     t.deepEqual(about(flagGone.change.record), { resource: 'flag', key: 'f', action: 'deleted', before: beforeDelete });
-    t.deepEqual(flagGone.change.effect, { kind: 'flags', state: { flags: [], rules: [], rollouts: [], segments: [] }, removed: ['f'] });
+    t.deepEqual(flagGone.change.effect, { kind: 'flags', state: { flags: [], rules: [], rollouts: [], segments: [], schedules: [] }, removed: ['f'] });
   });
 
   test(`${dialect}: segment and constraint writes`, async (t) => {

@@ -4,6 +4,7 @@ import { CHANGE_ACTIONS, CHANGE_RESOURCES } from '../change-record.js';
 import { invalidField } from '../errors.js';
 import { decodePageCursor } from '../pagination.js';
 import { type Fields, lookup, type PathParams, readInteger, readString, withPath } from './fields.js';
+import { readTime } from './timing.decode.js';
 
 /** A filter sent once, repeated (`?type=flag&type=rule`) or comma-separated (`?type=flag,rule`). */
 function readChoices<const V extends string>(src: Fields, name: string, allowed: readonly V[]): V[] {
@@ -17,17 +18,6 @@ function readChoices<const V extends string>(src: Fields, name: string, allowed:
     if (!(allowed as readonly string[]).includes(value)) throw invalidField(name, `"${value}" is not one of ${allowed.join(', ')}`);
   }
   return [...new Set(values)] as V[];
-}
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
-
-/** An RFC 3339 time rewritten as the store writes times (UTC ISO-8601), or undefined when not sent. */
-function readTime(src: Fields, name: string): string | undefined {
-  const value = readString(src, name);
-  if (value === '') return undefined;
-  const ms = RFC3339.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw invalidField(name, `must be an RFC 3339 time such as 2026-01-31T12:00:00Z, not ${JSON.stringify(value)}`);
-  return new Date(ms).toISOString();
 }
 
 const orUndefined = (value: string): string | undefined => (value === '' ? undefined : value);

@@ -1,8 +1,16 @@
 import { FlagType } from '../enums.js';
 import type { KeyRef, ListInNamespace } from '../queries.js';
 import type { CreateFlag, UpdateFlag } from '../requests.js';
+import type { Prerequisite } from '../resources.js';
 import { type Fields, type PathParams, readBoolean, readEnum, readObject, readString, withPath } from './fields.js';
 import { readPageQuery } from './page.decode.js';
+import { readPrerequisites } from './timing.decode.js';
+
+/** `prerequisites` when sent; left out otherwise, as Flipt's requests have no such field. */
+function prerequisitesOf(src: Fields): { prerequisites?: Prerequisite[] } {
+  const prerequisites = readPrerequisites(src);
+  return prerequisites === undefined ? {} : { prerequisites };
+}
 
 /** POST /flags body. `type` defaults to VARIANT_FLAG_TYPE. */
 export function decodeCreateFlag(body: Fields, path?: PathParams): CreateFlag {
@@ -15,6 +23,7 @@ export function decodeCreateFlag(body: Fields, path?: PathParams): CreateFlag {
     enabled: readBoolean(src, 'enabled'),
     type: readEnum(src, 'type', FlagType) ?? 'VARIANT_FLAG_TYPE',
     metadata: readObject(src, 'metadata'),
+    ...prerequisitesOf(src),
   };
 }
 
@@ -29,6 +38,7 @@ export function decodeUpdateFlag(body: Fields, path?: PathParams): UpdateFlag {
     enabled: readBoolean(src, 'enabled'),
     defaultVariantId: readString(src, 'defaultVariantId'),
     metadata: readObject(src, 'metadata'),
+    ...prerequisitesOf(src),
   };
 }
 

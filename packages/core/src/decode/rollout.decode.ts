@@ -1,4 +1,5 @@
 import { SegmentOperator } from '../enums.js';
+import { invalidField } from '../errors.js';
 import type { ListInFlag } from '../queries.js';
 import type {
   CreateRollout,
@@ -20,6 +21,7 @@ import {
   withPath,
 } from './fields.js';
 import { readPageQuery } from './page.decode.js';
+import { readRamp, readWindow } from './timing.decode.js';
 
 function readSegment(src: Fields): RolloutSegmentInput | undefined {
   const seg = readMessage(src, 'segment');
@@ -33,12 +35,21 @@ function readSegment(src: Fields): RolloutSegmentInput | undefined {
   };
 }
 
+/** The threshold; its ramp may also be sent beside it as the rollout's `ramp`. */
 function readThreshold(src: Fields): RolloutThresholdInput | undefined {
   const threshold = readMessage(src, 'threshold');
-  if (threshold === undefined) return undefined;
+  const outer = readRamp(src, 'ramp', 'ramp');
+  if (threshold === undefined) {
+    if (outer !== undefined) throw invalidField('ramp', 'a ramp belongs to a threshold rollout');
+    return undefined;
+  }
+  const inner = readRamp(threshold, 'ramp', 'threshold.ramp');
+  if (inner !== undefined && outer !== undefined) throw invalidField('ramp', 'send the ramp once, as threshold.ramp or as ramp');
+  const ramp = inner ?? outer;
   return {
     percentage: readNumber(threshold, 'percentage', 'threshold.percentage'),
     value: readBoolean(threshold, 'value', 'threshold.value'),
+    ...(ramp === undefined ? {} : { ramp }),
   };
 }
 
@@ -52,6 +63,7 @@ export function decodeCreateRollout(body: Fields, path?: PathParams): CreateRoll
     description: readString(src, 'description'),
     segment: readSegment(src),
     threshold: readThreshold(src),
+    ...readWindow(src),
   };
 }
 
@@ -65,6 +77,7 @@ export function decodeUpdateRollout(body: Fields, path?: PathParams): UpdateRoll
     description: readString(src, 'description'),
     segment: readSegment(src),
     threshold: readThreshold(src),
+    ...readWindow(src),
   };
 }
 

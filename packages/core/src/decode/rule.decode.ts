@@ -3,6 +3,7 @@ import type { ListInFlag } from '../queries.js';
 import type { CreateRule, OrderItems, UpdateRule } from '../requests.js';
 import { type Fields, type PathParams, readEnum, readInteger, readString, readStringArray, withPath } from './fields.js';
 import { readPageQuery } from './page.decode.js';
+import { readWindow } from './timing.decode.js';
 
 /** POST /flags/{flagKey}/rules body. */
 export function decodeCreateRule(body: Fields, path?: PathParams): CreateRule {
@@ -14,6 +15,7 @@ export function decodeCreateRule(body: Fields, path?: PathParams): CreateRule {
     segmentKeys: readStringArray(src, 'segmentKeys'),
     segmentOperator: readEnum(src, 'segmentOperator', SegmentOperator) ?? 'OR_SEGMENT_OPERATOR',
     rank: readInteger(src, 'rank'),
+    ...readWindow(src),
   };
 }
 
@@ -27,6 +29,7 @@ export function decodeUpdateRule(body: Fields, path?: PathParams): UpdateRule {
     segmentKey: readString(src, 'segmentKey'),
     segmentKeys: readStringArray(src, 'segmentKeys'),
     segmentOperator: readEnum(src, 'segmentOperator', SegmentOperator) ?? 'OR_SEGMENT_OPERATOR',
+    ...readWindow(src),
   };
 }
 

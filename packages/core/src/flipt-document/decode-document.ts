@@ -1,7 +1,8 @@
 /**
  * `flipt import`'s input, decoded and checked whole before anything is written: every document of
  * the stream, versions 1.0–1.4 with their version gates, Flipt's key patterns, enum spellings and
- * operators, variants and segments that references name. COMPAT(flipt): internal/ext/importer.go.
+ * operators, variants and segments that references name, and Ensign's extension (prerequisites,
+ * schedules, windows, ramps; decode-timing.ts). COMPAT(flipt): internal/ext/importer.go.
  */
 import { DEFAULT_NAMESPACE } from '../resources.js';
 import { decodeFlag, refuseDuplicates } from './decode-flag.js';
@@ -11,6 +12,7 @@ import { documentError, type DocumentLocation } from './document-error.js';
 import { eachObject, has, isObject, readAny, readList, readText, Place, type DocumentObject } from './document-fields.js';
 import type { DocumentNamespace, FliptDocument } from './document-types.js';
 import { LATEST_DOCUMENT_VERSION, parseDocumentVersion, type DocumentVersion } from './document-version.js';
+import { checkPrerequisiteReferences, placedFlags, type PrerequisiteParent } from './prerequisite-references.js';
 import { segmentReferences } from './segment-references.js';
 
 export interface DecodeDocumentsOptions {
@@ -21,6 +23,11 @@ export interface DecodeDocumentsOptions {
    * references are left for the import to check against the namespace it writes to.
    */
   segmentExists?: (namespaceKey: string, segmentKey: string) => boolean;
+  /**
+   * A flag the document does not define, as its namespace holds it (for prerequisites naming it);
+   * undefined when there is none. Without it, such prerequisites are left for the import to check.
+   */
+  existingFlag?: (namespaceKey: string, flagKey: string) => PrerequisiteParent | undefined;
 }
 
 /** `namespace: key`, `namespace: {key, name, description}`, or none (`default`). */
@@ -49,6 +56,11 @@ function decodeOne(value: DocumentObject, location: DocumentLocation, version: D
   refuseDuplicates(flags.map((f) => f.key), flagsAt, 'flag');
 
   const doc: FliptDocument = { namespace, flags, segments, origin };
+  const existingFlag = options.existingFlag;
+  checkPrerequisiteReferences(placedFlags(flags, origin), {
+    namespaceKey: namespace.key,
+    ...(existingFlag === undefined ? {} : { outside: (flagKey: string) => existingFlag(namespace.key, flagKey) }),
+  });
   const lookup = options.segmentExists;
   if (lookup !== undefined) {
     const defined = new Set(segments.map((s) => s.key));

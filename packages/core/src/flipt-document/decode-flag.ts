@@ -6,6 +6,7 @@ import { FlagType, SegmentOperator } from '../enums.js';
 import { MAX_KEY_LENGTH } from '../validation/common.validation.js';
 import { MAX_ATTACHMENT_BYTES } from '../validation/variant.validation.js';
 import { checkKey, readEnumName } from './decode-names.js';
+import { decodePrerequisites, decodeRamp, decodeSchedules, decodeWindow } from './decode-timing.js';
 import {
   eachObject,
   has,
@@ -84,6 +85,7 @@ function decodeRule(obj: DocumentObject, at: Place, position: number, variants: 
     // Flipt ranks an unranked rule by its position from version 1.1; every version does here, since rank 0 cannot be stored.
     rank: rank === undefined || rank === 0 ? position + 1 : rank,
     distributions: eachObject(readList(obj, 'distributions', at), distributionsAt).map((d) => decodeDistribution(d.obj, d.at, variants, flagKey)),
+    ...decodeWindow(obj, at),
   };
 }
 
@@ -92,14 +94,15 @@ function decodeRollout(obj: DocumentObject, at: Place, version: DocumentVersion)
   const segment = readObject(obj, 'segment', at);
   const threshold = readObject(obj, 'threshold', at);
   if (segment !== undefined && threshold !== undefined) return at.fail('cannot have both segment and threshold');
+  const window = decodeWindow(obj, at);
   if (threshold !== undefined) {
     const thresholdAt = at.field('threshold');
+    const base = percentage(readNumber(threshold, 'percentage', thresholdAt), thresholdAt.field('percentage'));
+    const ramp = decodeRamp(threshold, thresholdAt, base);
     return {
       description,
-      threshold: {
-        percentage: percentage(readNumber(threshold, 'percentage', thresholdAt), thresholdAt.field('percentage')),
-        value: readFlag(threshold, 'value', thresholdAt),
-      },
+      threshold: { percentage: base, value: readFlag(threshold, 'value', thresholdAt), ...(ramp === undefined ? {} : { ramp }) },
+      ...window,
     };
   }
   if (segment === undefined) return at.fail('needs a segment or a threshold');
@@ -111,7 +114,7 @@ function decodeRollout(obj: DocumentObject, at: Place, version: DocumentVersion)
   if (single === '' && !hasKeys) segmentAt.field('key').fail('must not be empty');
   const keys = single !== '' ? [single] : segmentKeys(readList(segment, 'keys', segmentAt), segmentAt.field('keys'));
   const operator = readEnumName(segment, 'operator', SegmentOperator, segmentAt, 'OR_SEGMENT_OPERATOR');
-  return { description, segment: { segmentKeys: keys, segmentOperator: operatorFor(keys, operator), value: readFlag(segment, 'value', segmentAt) } };
+  return { description, segment: { segmentKeys: keys, segmentOperator: operatorFor(keys, operator), value: readFlag(segment, 'value', segmentAt) }, ...window };
 }
 
 /** Fails at the second of two items of a list with the same key. */
@@ -156,6 +159,8 @@ export function decodeFlag(obj: DocumentObject, at: Place, version: DocumentVers
     if (type !== 'BOOLEAN_FLAG_TYPE') rolloutsAt.fail(`a ${type} has rules, not rollouts`);
   }
   const rollouts = rolloutItems.map((r) => decodeRollout(r.obj, r.at, version));
+  const prerequisites = decodePrerequisites(obj, at, key);
+  const schedules = decodeSchedules(obj, at);
 
   return {
     key,
@@ -167,5 +172,7 @@ export function decodeFlag(obj: DocumentObject, at: Place, version: DocumentVers
     variants,
     rules,
     rollouts,
+    ...(prerequisites === undefined ? {} : { prerequisites }),
+    ...(schedules === undefined ? {} : { schedules }),
   };
 }

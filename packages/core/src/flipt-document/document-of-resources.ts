@@ -2,8 +2,8 @@
  * A namespace's resources, as the store reads them or the management API returns them, as one
  * export document. COMPAT(flipt): internal/ext/exporter.go.
  */
-import type { Flag, Namespace, Rollout, Rule, Segment } from '../resources.js';
-import type { DocumentFlag, DocumentRollout, DocumentRule, FliptDocument } from './document-types.js';
+import type { Flag, Namespace, Rollout, Rule, Segment, ValidityWindow } from '../resources.js';
+import type { DocumentFlag, DocumentRollout, DocumentRule, DocumentSchedule, FliptDocument } from './document-types.js';
 
 /** Everything one namespace holds; lists in the order they are to be written. */
 export interface NamespaceResources {
@@ -16,6 +16,8 @@ export interface NamespaceResources {
   rollouts: readonly Rollout[];
   /** By creation, each with its constraints (by creation). */
   segments: readonly Segment[];
+  /** The flags' pending schedules (Ensign's), by time. */
+  schedules?: ReadonlyArray<DocumentSchedule & { flagKey: string }>;
 }
 
 /** The one-vs-many convention of the wire (`segmentKey` or `segmentKeys`) as one list. */
@@ -36,24 +38,40 @@ function byFlag<R extends { flagKey: string; rank: number }>(items: readonly R[]
   return out;
 }
 
+/** Only the bounds that are set. */
+const windowOf = (window: ValidityWindow): ValidityWindow => ({
+  ...(window.validFrom === undefined ? {} : { validFrom: window.validFrom }),
+  ...(window.validUntil === undefined ? {} : { validUntil: window.validUntil }),
+});
+
 function ruleOf(rule: Rule, variantKeys: ReadonlyMap<string, string>): DocumentRule {
   return {
     segmentKeys: keysOf(rule),
     segmentOperator: rule.segmentOperator,
     rank: rule.rank,
     distributions: rule.distributions.map((d) => ({ variantKey: variantKeys.get(d.variantId) ?? '', rollout: d.rollout })),
+    ...windowOf(rule),
   };
 }
 
 function rolloutOf(rollout: Rollout): DocumentRollout {
   if (rollout.segment !== undefined) {
     const { segmentOperator, value } = rollout.segment;
-    return { description: rollout.description, segment: { segmentKeys: keysOf(rollout.segment), segmentOperator, value } };
+    return { description: rollout.description, segment: { segmentKeys: keysOf(rollout.segment), segmentOperator, value }, ...windowOf(rollout) };
   }
-  return { description: rollout.description, threshold: { percentage: rollout.threshold?.percentage ?? 0, value: rollout.threshold?.value ?? false } };
+  const ramp = rollout.threshold?.ramp;
+  return {
+    description: rollout.description,
+    threshold: {
+      percentage: rollout.threshold?.percentage ?? 0,
+      value: rollout.threshold?.value ?? false,
+      ...(ramp === undefined || ramp.length === 0 ? {} : { ramp: ramp.map((step) => ({ at: step.at, percentage: step.percentage })) }),
+    },
+    ...windowOf(rollout),
+  };
 }
 
-function flagOf(flag: Flag, rules: readonly Rule[], rollouts: readonly Rollout[]): DocumentFlag {
+function flagOf(flag: Flag, rules: readonly Rule[], rollouts: readonly Rollout[], schedules: readonly DocumentSchedule[]): DocumentFlag {
   const variantKeys = new Map(flag.variants.map((v) => [v.id, v.key]));
   return {
     key: flag.key,
@@ -71,16 +89,29 @@ function flagOf(flag: Flag, rules: readonly Rule[], rollouts: readonly Rollout[]
     })),
     rules: rules.map((r) => ruleOf(r, variantKeys)),
     rollouts: rollouts.map(rolloutOf),
+    ...(flag.prerequisites === undefined || flag.prerequisites.length === 0 ? {} : { prerequisites: flag.prerequisites.map((p) => ({ ...p })) }),
+    ...(schedules.length === 0 ? {} : { schedules: [...schedules] }),
   };
+}
+
+function schedulesByFlag(schedules: NamespaceResources['schedules']): Map<string, DocumentSchedule[]> {
+  const out = new Map<string, DocumentSchedule[]>();
+  for (const { flagKey, at, enabled } of schedules ?? []) {
+    const list = out.get(flagKey);
+    if (list === undefined) out.set(flagKey, [{ at, enabled }]);
+    else list.push({ at, enabled });
+  }
+  return out;
 }
 
 export function documentOfResources(resources: NamespaceResources): FliptDocument {
   const rules = byFlag(resources.rules);
   const rollouts = byFlag(resources.rollouts);
+  const schedules = schedulesByFlag(resources.schedules);
   const { key, name, description } = resources.namespace;
   return {
     namespace: { key, name, description },
-    flags: resources.flags.map((f) => flagOf(f, rules.get(f.key) ?? [], rollouts.get(f.key) ?? [])),
+    flags: resources.flags.map((f) => flagOf(f, rules.get(f.key) ?? [], rollouts.get(f.key) ?? [], schedules.get(f.key) ?? [])),
     segments: resources.segments.map((s) => ({
       key: s.key,
       name: s.name,

@@ -1,9 +1,12 @@
 /**
  * One namespace of Flipt's import/export format (`flipt export`, `flipt import`, the declarative
  * `features.yml`), decoded and checked: every version's spelling resolved to one form, every
- * default filled in, so whoever writes or encodes it has no version to think about.
+ * default filled in, so whoever writes or encodes it has no version to think about. Ensign's
+ * extension (prerequisites, schedules, windows, ramps) is absent when unset, so a Flipt document
+ * decodes to exactly what it did before.
  */
 import type { ComparisonType, FlagType, MatchType, SegmentOperator } from '../enums.js';
+import type { Prerequisite, RampStep, ValidityWindow } from '../resources.js';
 import type { DocumentLocation } from './document-error.js';
 
 export interface FliptDocument {
@@ -36,6 +39,17 @@ export interface DocumentFlag {
   rules: DocumentRule[];
   /** Boolean flags only, ranked by position. */
   rollouts: DocumentRollout[];
+  /** Ensign's: flags of the namespace that must hold for this one to be served; absent when none. */
+  prerequisites?: Prerequisite[];
+  /** Ensign's: changes of `enabled` still to come, by time; absent when none. */
+  schedules?: DocumentSchedule[];
+}
+
+/** From `at` on, the flag is `enabled` (Ensign's). */
+export interface DocumentSchedule {
+  /** UTC ISO-8601. */
+  at: string;
+  enabled: boolean;
 }
 
 export interface DocumentVariant {
@@ -48,7 +62,8 @@ export interface DocumentVariant {
   attachment: unknown;
 }
 
-export interface DocumentRule {
+/** `validFrom` and `validUntil` (Ensign's) are UTC ISO-8601, each absent when unbounded. */
+export interface DocumentRule extends ValidityWindow {
   /** One or more keys, de-duplicated in order. */
   segmentKeys: string[];
   /** OR whenever there is a single segment. */
@@ -77,12 +92,16 @@ export interface DocumentRolloutThreshold {
   /** 0..100. */
   percentage: number;
   value: boolean;
+  /** Ensign's: later percentages by time, rising from `percentage`; absent when none. */
+  ramp?: RampStep[];
 }
 
-/** Exactly one of `segment` and `threshold`. */
-export type DocumentRollout =
-  | { description: string; segment: DocumentRolloutSegment; threshold?: undefined }
-  | { description: string; threshold: DocumentRolloutThreshold; segment?: undefined };
+/** Exactly one of `segment` and `threshold`; a window (Ensign's) on either. */
+export type DocumentRollout = ValidityWindow &
+  (
+    | { description: string; segment: DocumentRolloutSegment; threshold?: undefined }
+    | { description: string; threshold: DocumentRolloutThreshold; segment?: undefined }
+  );
 
 export interface DocumentSegment {
   key: string;

@@ -2,8 +2,10 @@
  * A document as `flipt export` writes it (version "1.4"): Flipt's field order and omissions
  * (internal/ext/common.go, internal/ext/exporter.go), as a plain value for the caller to stringify
  * as YAML or JSON. Rules are written in rank order without ranks; mappings of metadata and
- * attachments have their keys sorted, as Go writes a decoded map.
+ * attachments have their keys sorted, as Go writes a decoded map. Ensign's extension comes after
+ * Flipt's fields of the same mapping, and only when set.
  */
+import type { ValidityWindow } from '../resources.js';
 import type { DocumentFlag, DocumentRollout, DocumentRule, DocumentSegment, DocumentVariant, FliptDocument } from './document-types.js';
 import { LATEST_DOCUMENT_VERSION, versionText } from './document-version.js';
 import { sortKeysDeep } from './json-value.js';
@@ -39,11 +41,18 @@ function encodeVariant(v: DocumentVariant): Out {
   return out;
 }
 
+/** A rule's or rollout's window (Ensign's). */
+function putWindow(out: Out, window: ValidityWindow): void {
+  put(out, 'valid_from', window.validFrom);
+  put(out, 'valid_until', window.validUntil);
+}
+
 function encodeRule(rule: DocumentRule): Out {
   const out: Out = {
     segment: rule.segmentKeys.length === 1 ? rule.segmentKeys[0] : { keys: [...rule.segmentKeys], operator: rule.segmentOperator },
   };
   put(out, 'distributions', rule.distributions.map((d) => ({ variant: d.variantKey, rollout: d.rollout })));
+  putWindow(out, rule);
   return out;
 }
 
@@ -60,8 +69,10 @@ function encodeRollout(rollout: DocumentRollout): Out {
   } else {
     const threshold: Out = { percentage: rollout.threshold.percentage };
     put(threshold, 'value', rollout.threshold.value);
+    put(threshold, 'ramp', rollout.threshold.ramp?.map((step) => ({ at: step.at, percentage: step.percentage })));
     out.threshold = threshold;
   }
+  putWindow(out, rollout);
   return out;
 }
 
@@ -75,6 +86,9 @@ function encodeFlag(flag: DocumentFlag, sortByKey: boolean): Out {
   put(out, 'variants', (sortByKey ? byKey(flag.variants) : flag.variants).map(encodeVariant));
   put(out, 'rules', byRank(flag.rules).map(encodeRule));
   put(out, 'rollouts', flag.rollouts.map(encodeRollout));
+  // `enabled: false` is meant here, so it is written, unlike Flipt's zero values.
+  put(out, 'prerequisites', flag.prerequisites?.map((p) => (p.variants === undefined ? { flag: p.flagKey, enabled: p.enabled ?? false } : { flag: p.flagKey, variants: [...p.variants] })));
+  put(out, 'schedules', flag.schedules?.map((s) => ({ at: s.at, enabled: s.enabled })));
   return out;
 }
 

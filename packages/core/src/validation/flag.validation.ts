@@ -2,6 +2,7 @@ import type { KeyRef, ListInNamespace } from '../queries.js';
 import type { CreateFlag, PageRequest, UpdateFlag } from '../requests.js';
 import { requireKey, requireValue, resolveNamespace } from './common.validation.js';
 import { validatePage } from './page.validation.js';
+import { checkPrerequisites } from './timing.validation.js';
 
 /** A list of flags or segments with its namespace resolved and its page token read. */
 export interface ResolvedListInNamespace {
@@ -13,12 +14,14 @@ export interface ResolvedListInNamespace {
 export function validateCreateFlag(req: CreateFlag): CreateFlag {
   requireKey(req.key);
   requireValue(req.name, 'name');
+  checkPrerequisites(req.key, req.prerequisites);
   return { ...req, namespaceKey: resolveNamespace(req.namespaceKey) };
 }
 
 export function validateUpdateFlag(req: UpdateFlag): UpdateFlag {
   requireValue(req.key, 'key');
   requireValue(req.name, 'name');
+  checkPrerequisites(req.key, req.prerequisites);
   return { ...req, namespaceKey: resolveNamespace(req.namespaceKey) };
 }
 

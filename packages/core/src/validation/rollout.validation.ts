@@ -12,6 +12,7 @@ import { validateOrder } from './order.validation.js';
 import { validatePage } from './page.validation.js';
 import type { ResolvedListInFlag } from './rule.validation.js';
 import { checkSegmentRef, normaliseSegmentRef } from './segment-keys.js';
+import { checkRamp, checkWindow, mergeWindow } from './timing.validation.js';
 
 interface RolloutRule {
   segment: RolloutSegmentInput | undefined;
@@ -27,6 +28,7 @@ function checkRule(req: RolloutRule): RolloutRule {
   if (threshold !== undefined && (threshold.percentage < 0 || threshold.percentage > 100)) {
     throw invalidField('threshold.percentage', 'must be within range [0, 100]');
   }
+  if (threshold !== undefined) checkRamp(threshold);
   if (segment !== undefined) {
     checkSegmentRef(segment);
     return { segment: { ...segment, ...normaliseSegmentRef(segment) }, threshold: undefined };
@@ -40,6 +42,7 @@ export function validateCreateRollout(req: CreateRollout): CreateRollout {
   const rule = checkRule(req);
   if (req.rank <= 0) throw invalidField('rank', 'must be greater than 0');
   if (rule.segment === undefined && rule.threshold === undefined) throw invalid('rollout rule is missing');
+  checkWindow(mergeWindow({}, req));
   return { ...req, ...rule, namespaceKey: resolveNamespace(req.namespaceKey) };
 }
 
@@ -51,6 +54,7 @@ export function validateUpdateRollout(req: UpdateRollout): UpdateRollout {
   if (rule.segment === undefined && rule.threshold === undefined) {
     throw invalidField('rule', 'invalid rollout rule type');
   }
+  checkWindow(mergeWindow({}, req));
   return { ...req, ...rule, namespaceKey: resolveNamespace(req.namespaceKey) };
 }
 

@@ -5,6 +5,7 @@ import { requireValue, resolveNamespace } from './common.validation.js';
 import { validateOrder } from './order.validation.js';
 import { validatePage } from './page.validation.js';
 import { checkSegmentRef, normaliseSegmentRef } from './segment-keys.js';
+import { checkWindow, mergeWindow } from './timing.validation.js';
 
 /** A list of rules or rollouts with its namespace resolved and its page token read. */
 export interface ResolvedListInFlag {
@@ -17,6 +18,7 @@ export function validateCreateRule(req: CreateRule): CreateRule {
   requireValue(req.flagKey, 'flagKey');
   checkSegmentRef(req);
   if (req.rank <= 0) throw invalidField('rank', 'must be greater than 0');
+  checkWindow(mergeWindow({}, req));
   return { ...req, ...normaliseSegmentRef(req), namespaceKey: resolveNamespace(req.namespaceKey) };
 }
 
@@ -24,6 +26,7 @@ export function validateUpdateRule(req: UpdateRule): UpdateRule {
   requireValue(req.id, 'id');
   requireValue(req.flagKey, 'flagKey');
   checkSegmentRef(req);
+  checkWindow(mergeWindow({}, req));
   return { ...req, ...normaliseSegmentRef(req), namespaceKey: resolveNamespace(req.namespaceKey) };
 }
 

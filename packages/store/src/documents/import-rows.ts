@@ -1,6 +1,8 @@
 /** The rows an import plan writes, table by table, in an order the foreign keys accept. */
 import { randomUUID } from 'node:crypto';
-import type { DocumentFlag, DocumentSegment } from '@ensign/core';
+import type { Actor, DocumentFlag, DocumentSegment } from '@ensign/core';
+import { createdByColumns, partStepRows } from '../flag-steps.js';
+import { rampColumn, windowColumns } from '../loaders/window.js';
 import type { NamespacePlan } from './import-plan.js';
 
 type Row = Record<string, unknown>;
@@ -8,7 +10,7 @@ type Row = Record<string, unknown>;
 /** Parents before children. */
 const TABLES = [
   'segments', 'constraints', 'flags', 'variants', 'rules', 'rule_segments', 'distributions',
-  'rollouts', 'rollout_thresholds', 'rollout_segments', 'rollout_segment_references',
+  'rollouts', 'rollout_thresholds', 'rollout_segments', 'rollout_segment_references', 'flag_steps',
 ] as const;
 
 type Rows = Record<(typeof TABLES)[number], Row[]>;
@@ -33,6 +35,33 @@ const stampAt = (base: number, offset: number): string => new Date(base + offset
 const metadataColumn = (metadata: Record<string, unknown>): string | null =>
   Object.keys(metadata).length === 0 ? null : JSON.stringify(metadata);
 
+/** The stored form of prerequisites: NULL for none, else their JSON (as the flag repository writes them). */
+const prerequisitesColumn = (flag: DocumentFlag): string | null =>
+  flag.prerequisites === undefined || flag.prerequisites.length === 0 ? null : JSON.stringify(flag.prerequisites);
+
+/**
+ * The flag's state at `at`: a schedule whose time has come by the import is in effect from the
+ * import itself, as evaluators hold it (the last one at or before `at` wins), so a document read
+ * again after its schedules passed (a feature file, an old export) means what it meant.
+ */
+function enabledAt(flag: DocumentFlag, at: string): boolean {
+  return (flag.schedules ?? []).filter((s) => s.at <= at).at(-1)?.enabled ?? flag.enabled;
+}
+
+/** The flag's schedules still to come after the import (`written`), pending, set up by `actor`; stamped in document order. */
+function scheduleRows(ns: string, flag: DocumentFlag, written: string, actor: Actor | undefined, out: Rows): void {
+  const base = Date.parse(written);
+  (flag.schedules ?? [])
+    .filter((s) => s.at > written)
+    .forEach((s, i) => {
+      const created = stampAt(base, i);
+      out.flag_steps.push({
+        id: randomUUID(), namespace_key: ns, flag_key: flag.key, at: s.at, kind: 'schedule', ref_id: '', enabled: s.enabled, detail: null,
+        status: 'pending', ...createdByColumns(actor), created_at: created, applied_at: null,
+      });
+    });
+}
+
 function segmentRows(ns: string, segments: readonly DocumentSegment[], base: number, out: Rows): void {
   segments.forEach((segment, i) => {
     const at = stampAt(base, i);
@@ -47,13 +76,17 @@ function segmentRows(ns: string, segments: readonly DocumentSegment[], base: num
   });
 }
 
-function ruleRows(ns: string, flag: DocumentFlag, variantIds: ReadonlyMap<string, string>, base: number, out: Rows): void {
+function ruleRows(ns: string, flag: DocumentFlag, variantIds: ReadonlyMap<string, string>, written: string, actor: Actor | undefined, out: Rows): void {
+  const base = Date.parse(written);
   // Stored ranked 1..n in rank order (the document's ranks may have gaps or repeat).
   const ranked = flag.rules.map((rule, position) => ({ rule, position })).sort((a, b) => a.rule.rank - b.rule.rank || a.position - b.position);
   ranked.forEach(({ rule }, i) => {
     const id = randomUUID();
     const at = stampAt(base, i);
-    out.rules.push({ id, namespace_key: ns, flag_key: flag.key, rank: i + 1, segment_operator: rule.segmentOperator, created_at: at, updated_at: at });
+    out.rules.push({
+      id, namespace_key: ns, flag_key: flag.key, rank: i + 1, segment_operator: rule.segmentOperator, ...windowColumns(rule), created_at: at, updated_at: at,
+    });
+    out.flag_steps.push(...partStepRows({ namespaceKey: ns, flagKey: flag.key, id, noun: 'rule', window: rule, ramp: undefined }, written, actor));
     rule.segmentKeys.forEach((segmentKey, position) => out.rule_segments.push({ rule_id: id, namespace_key: ns, segment_key: segmentKey, position }));
     rule.distributions.forEach((d, j) => {
       const dAt = stampAt(base, j);
@@ -62,14 +95,19 @@ function ruleRows(ns: string, flag: DocumentFlag, variantIds: ReadonlyMap<string
   });
 }
 
-function rolloutRows(ns: string, flag: DocumentFlag, base: number, out: Rows): void {
+function rolloutRows(ns: string, flag: DocumentFlag, written: string, actor: Actor | undefined, out: Rows): void {
+  const base = Date.parse(written);
   flag.rollouts.forEach((rollout, i) => {
     const id = randomUUID();
     const at = stampAt(base, i);
     const type = rollout.segment === undefined ? 'THRESHOLD_ROLLOUT_TYPE' : 'SEGMENT_ROLLOUT_TYPE';
-    out.rollouts.push({ id, namespace_key: ns, flag_key: flag.key, type, rank: i + 1, description: rollout.description, created_at: at, updated_at: at });
+    out.rollouts.push({
+      id, namespace_key: ns, flag_key: flag.key, type, rank: i + 1, description: rollout.description, ...windowColumns(rollout), created_at: at, updated_at: at,
+    });
+    const ramp = rollout.threshold?.ramp;
+    out.flag_steps.push(...partStepRows({ namespaceKey: ns, flagKey: flag.key, id, noun: 'rollout', window: rollout, ramp }, written, actor));
     if (rollout.segment === undefined) {
-      out.rollout_thresholds.push({ rollout_id: id, percentage: rollout.threshold.percentage, value: rollout.threshold.value });
+      out.rollout_thresholds.push({ rollout_id: id, percentage: rollout.threshold.percentage, value: rollout.threshold.value, ramp: rampColumn(ramp ?? []) });
       return;
     }
     const { segmentKeys, segmentOperator, value } = rollout.segment;
@@ -78,8 +116,11 @@ function rolloutRows(ns: string, flag: DocumentFlag, base: number, out: Rows): v
   });
 }
 
-/** Every row of the plan, stamped from `at` (the write's time). */
-export function importRows(plan: NamespacePlan, at: string): ImportRows {
+/**
+ * Every row of the plan, stamped from `at` (the write's time), with the pending steps of its
+ * schedules, windows and ramps as set up by `actor`.
+ */
+export function importRows(plan: NamespacePlan, at: string, actor: Actor | undefined): ImportRows {
   const ns = plan.key;
   const base = Date.parse(at);
   const out = Object.fromEntries(TABLES.map((t) => [t, []])) as unknown as Rows;
@@ -88,8 +129,8 @@ export function importRows(plan: NamespacePlan, at: string): ImportRows {
   plan.flags.forEach((flag, i) => {
     const fAt = stampAt(base, i);
     out.flags.push({
-      namespace_key: ns, key: flag.key, name: flag.name, description: flag.description, enabled: flag.enabled, type: flag.type,
-      default_variant_id: null, metadata: metadataColumn(flag.metadata), created_at: fAt, updated_at: fAt,
+      namespace_key: ns, key: flag.key, name: flag.name, description: flag.description, enabled: enabledAt(flag, at), type: flag.type,
+      default_variant_id: null, metadata: metadataColumn(flag.metadata), prerequisites: prerequisitesColumn(flag), created_at: fAt, updated_at: fAt,
     });
     const variantIds = new Map<string, string>();
     flag.variants.forEach((v, j) => {
@@ -104,8 +145,9 @@ export function importRows(plan: NamespacePlan, at: string): ImportRows {
         created_at: vAt, updated_at: vAt,
       });
     });
-    ruleRows(ns, flag, variantIds, base, out);
-    rolloutRows(ns, flag, base, out);
+    ruleRows(ns, flag, variantIds, at, actor, out);
+    rolloutRows(ns, flag, at, actor, out);
+    scheduleRows(ns, flag, at, actor, out);
   });
   return { tables: TABLES.map((t) => [t, out[t]]), defaults };
 }

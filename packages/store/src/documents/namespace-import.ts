@@ -1,11 +1,11 @@
 /**
  * One namespace's import inside its transaction: the namespace created when missing (or its
- * revision bumped once), the plan checked again against what the namespace holds now, then
- * everything written in bulk, reported as one `imported` change on the namespace that touches
- * every flag written or dropped.
+ * revision bumped once), the plan and its prerequisites checked again against what the namespace
+ * holds now, then everything written in bulk, reported as one `imported` change on the namespace
+ * that touches every flag written or dropped.
  */
 import type { Knex } from 'knex';
-import type { Namespace } from '@ensign/core';
+import type { Actor, Namespace } from '@ensign/core';
 import type { ChangeDraft } from '../change-draft.js';
 import { NamespaceModel, toNamespace } from '../models/namespace.model.js';
 import { takeTombstone } from '../namespace-tombstones.js';
@@ -13,6 +13,7 @@ import { bumpRevision, type Written } from '../transactor.js';
 import type { Dialect } from '../types.js';
 import { insertRows, setDefaultVariants } from './bulk-write.js';
 import { planNamespace, type ExistingKeys, type NamespaceGroup, type NamespacePlan } from './import-plan.js';
+import { checkImportPrerequisites } from './import-prerequisites.js';
 import { importRows } from './import-rows.js';
 import type { ImportOptions, NamespaceImport } from './import-summary.js';
 
@@ -34,13 +35,13 @@ async function createNamespace(trx: Knex.Transaction, dialect: Dialect, group: N
   return revision;
 }
 
-async function write(trx: Knex.Transaction, plan: NamespacePlan, options: ImportOptions, at: string): Promise<void> {
+async function write(trx: Knex.Transaction, plan: NamespacePlan, options: ImportOptions, at: string, actor: Actor | undefined): Promise<void> {
   if (options.drop) {
     // Flags go first so their rules and rollouts release the segments, which RESTRICT deletes.
     await trx('flags').where('namespace_key', plan.key).delete();
     await trx('segments').where('namespace_key', plan.key).delete();
   }
-  const rows = importRows(plan, at);
+  const rows = importRows(plan, at, actor);
   for (const [table, tableRows] of rows.tables) await insertRows(trx, table, tableRows);
   await setDefaultVariants(trx, plan.key, rows.defaults);
 }
@@ -57,14 +58,26 @@ function importedChange(plan: NamespacePlan, before: Namespace | undefined, afte
   };
 }
 
-/** The transaction's work for one namespace (see `Transactor.transact`). */
-export async function importNamespace(trx: Knex.Transaction, dialect: Dialect, group: NamespaceGroup, options: ImportOptions, at: string): Promise<Written<NamespaceImport>> {
+/**
+ * The transaction's work for one namespace (see `Transactor.transact`); the pending steps it
+ * writes (schedules, window edges, ramp steps) are set up by `actor`.
+ */
+export async function importNamespace(
+  trx: Knex.Transaction,
+  dialect: Dialect,
+  group: NamespaceGroup,
+  options: ImportOptions,
+  at: string,
+  actor: Actor | undefined,
+): Promise<Written<NamespaceImport>> {
   // The revision bump goes first: it locks the namespace row, so imports and writes to it apply one at a time.
   const bumped = await bumpRevision(trx, group.key, at);
   const before = bumped === undefined ? undefined : toNamespace(await NamespaceModel.query(trx).findById(group.key).throwIfNotFound());
   const revision = bumped ?? (await createNamespace(trx, dialect, group, at));
-  const plan = planNamespace(group, bumped === undefined ? NOTHING : await readExistingKeys(trx, group.key), options);
-  await write(trx, plan, options, at);
+  const existing = bumped === undefined ? NOTHING : await readExistingKeys(trx, group.key);
+  const plan = planNamespace(group, existing, options);
+  await checkImportPrerequisites(trx, group, plan, options, existing.flags);
+  await write(trx, plan, options, at, actor);
   const after = toNamespace(await NamespaceModel.query(trx).findById(group.key).throwIfNotFound());
   const value: NamespaceImport = {
     namespaceKey: group.key,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Flag, Variant } from '@ensign/core';
+import type { Flag, Prerequisite, Variant } from '@ensign/core';
 import { FlagModel } from '../models/flag.model.js';
 import { toVariant, VariantModel } from '../models/variant.model.js';
 import { groupBy, inChunks } from '../sql-util.js';
@@ -25,6 +25,7 @@ export function toFlag(row: FlagModel, variants: Variant[], mode: MetadataMode):
   // COMPAT(flipt): lists carry `{}` for flags without metadata (internal/storage/sql/common/flag.go).
   if (row.metadata !== null) flag.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
   else if (mode === 'list') flag.metadata = {};
+  if (row.prerequisites !== null) flag.prerequisites = JSON.parse(row.prerequisites) as Prerequisite[];
   return flag;
 }
 

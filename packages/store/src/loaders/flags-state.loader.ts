@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { FlagsState } from '../types.js';
-import { readStateFlags, readStateRollouts, readStateRules, readStateSegments } from './state-parts.loader.js';
+import { readStateFlags, readStateRollouts, readStateRules, readStateSchedules, readStateSegments } from './state-parts.loader.js';
 
 /** The state of some flags: those that exist, and the keys of those that do not. */
 export interface FlagsRead {
@@ -21,5 +21,6 @@ export async function readFlagsState(db: Knex, namespaceKey: string, flagKeys: r
   const rollouts = await readStateRollouts(db, namespaceKey, existing);
   const segmentKeys = [...new Set([...rules, ...rollouts].flatMap((r) => r.segmentKeysInOrder))];
   const segments = await readStateSegments(db, namespaceKey, segmentKeys);
-  return { state: { flags, rules, rollouts, segments }, removed: keys.filter((k) => !found.has(k)) };
+  const schedules = await readStateSchedules(db, namespaceKey, existing);
+  return { state: { flags, rules, rollouts, segments, schedules }, removed: keys.filter((k) => !found.has(k)) };
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { NamespaceModel, toNamespace } from '../models/namespace.model.js';
 import type { NamespaceRevision, NamespaceState } from '../types.js';
-import { readStateFlags, readStateRollouts, readStateRules, readStateSegments } from './state-parts.loader.js';
+import { readStateFlags, readStateRollouts, readStateRules, readStateSchedules, readStateSegments } from './state-parts.loader.js';
 
 /**
  * A namespace's whole state, or undefined when it does not exist. A fixed number of queries
@@ -17,6 +17,7 @@ export async function readNamespaceState(db: Knex, ns: string): Promise<Namespac
     rules: await readStateRules(db, ns, undefined),
     rollouts: await readStateRollouts(db, ns, undefined),
     segments: await readStateSegments(db, ns, undefined),
+    schedules: await readStateSchedules(db, ns, undefined),
   };
 }
 

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import type { Rollout } from '@ensign/core';
+import type { RampStep, Rollout } from '@ensign/core';
 import { RolloutSegmentReferenceModel } from '../models/rollout-segment-reference.model.js';
 import { RolloutSegmentModel } from '../models/rollout-segment.model.js';
 import { RolloutThresholdModel } from '../models/rollout-threshold.model.js';
 import { RolloutModel } from '../models/rollout.model.js';
 import { presentSegmentKeys } from '../segment-keys.js';
 import { groupBy, inChunks } from '../sql-util.js';
+import { windowOf } from './window.js';
 
 /** A rollout row as the wire reports it, given its threshold or its segment rule and segment keys in order. */
 export function toRollout(
@@ -23,8 +24,12 @@ export function toRollout(
     description: row.description,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...windowOf(row),
   };
-  if (threshold !== undefined) rollout.threshold = { percentage: Number(threshold.percentage), value: !!threshold.value };
+  if (threshold !== undefined) {
+    rollout.threshold = { percentage: Number(threshold.percentage), value: !!threshold.value };
+    if (threshold.ramp !== null) rollout.threshold.ramp = JSON.parse(threshold.ramp) as RampStep[];
+  }
   if (segment !== undefined) {
     rollout.segment = {
       ...presentSegmentKeys(segmentKeys),

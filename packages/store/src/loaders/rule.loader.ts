@@ -5,6 +5,7 @@ import { RuleSegmentModel } from '../models/rule-segment.model.js';
 import { RuleModel } from '../models/rule.model.js';
 import { presentSegmentKeys } from '../segment-keys.js';
 import { groupBy, inChunks } from '../sql-util.js';
+import { windowOf } from './window.js';
 
 /** A rule row as the wire reports it, given its segment keys in order and its distributions. */
 export const toRule = (row: RuleModel, segmentKeys: readonly string[], distributions: Distribution[]): Rule => ({
@@ -17,6 +18,7 @@ export const toRule = (row: RuleModel, segmentKeys: readonly string[], distribut
   rank: Number(row.rank),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  ...windowOf(row),
 });
 
 /** Rules with their segment keys (in request order) and distributions (by creation). */

@@ -16,7 +16,7 @@ import { RuleModel } from '../models/rule.model.js';
 import { SegmentModel } from '../models/segment.model.js';
 import { toVariant, VariantModel } from '../models/variant.model.js';
 import { groupBy } from '../sql-util.js';
-import type { NamespaceStateRollout, NamespaceStateRule } from '../types.js';
+import type { NamespaceStateRollout, NamespaceStateRule, PendingSchedule } from '../types.js';
 import { toFlag } from './flag.loader.js';
 import { inScope, whereInKeys, type KeyScope } from './key-scope.js';
 import { toRollout } from './rollout.loader.js';
@@ -131,4 +131,16 @@ export async function readStateRollouts(db: Knex, ns: string, flagKeys: KeyScope
     const rollout = toRollout(row, thresholdById.get(row.id), segmentById.get(row.id), segmentKeysInOrder);
     return { ...rollout, segmentKeysInOrder };
   });
+}
+
+/** Pending schedules of the flags, by time. */
+export async function readStateSchedules(db: Knex, ns: string, flagKeys: KeyScope): Promise<PendingSchedule[]> {
+  const rows = (await inScope(flagKeys, (keys) =>
+    db('flag_steps')
+      .select('flag_key', 'at', 'enabled')
+      .where({ namespace_key: ns, kind: 'schedule', status: 'pending' })
+      .modify(whereInKeys('flag_key', keys))
+      .orderBy([{ column: 'at' }, { column: 'created_at' }, { column: 'id' }]),
+  )) as Array<{ flag_key: string; at: string; enabled: boolean | number }>;
+  return rows.map((r) => ({ flagKey: r.flag_key, at: r.at, enabled: !!r.enabled }));
 }

@@ -4,6 +4,7 @@ import * as namespaceTombstones from './0002-namespace-tombstones.js';
 import * as authentications from './0003-authentications.js';
 import * as auditEvents from './0004-audit-events.js';
 import * as evaluationCounts from './0005-evaluation-counts.js';
+import * as flagTiming from './0006-flag-timing.js';
 
 /** A migration module: a stable name and its up/down steps. */
 export interface MigrationModule extends Knex.Migration {
@@ -11,7 +12,7 @@ export interface MigrationModule extends Knex.Migration {
 }
 
 /** Every migration, in the order they apply. Imported statically so a bundle carries them. */
-export const MIGRATIONS: readonly MigrationModule[] = [initialSchema, namespaceTombstones, authentications, auditEvents, evaluationCounts];
+export const MIGRATIONS: readonly MigrationModule[] = [initialSchema, namespaceTombstones, authentications, auditEvents, evaluationCounts, flagTiming];
 
 /** Hands knex the bundled migrations instead of reading a directory. */
 export const migrationSource: Knex.MigrationSource<MigrationModule> = {

@@ -8,4 +8,6 @@ export class RolloutThresholdModel extends Model {
   declare rollout_id: string;
   declare percentage: number;
   declare value: boolean | number;
+  /** The ramp's steps as a JSON array, NULL when none. */
+  declare ramp: string | null;
 }

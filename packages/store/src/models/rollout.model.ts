@@ -11,6 +11,8 @@ export class RolloutModel extends Model {
   declare type: RolloutType;
   declare rank: number;
   declare description: string;
+  declare valid_from: string | null;
+  declare valid_until: string | null;
   declare created_at: string;
   declare updated_at: string;
 }

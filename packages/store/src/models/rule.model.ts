@@ -10,6 +10,8 @@ export class RuleModel extends Model {
   declare flag_key: string;
   declare rank: number;
   declare segment_operator: SegmentOperator;
+  declare valid_from: string | null;
+  declare valid_until: string | null;
   declare created_at: string;
   declare updated_at: string;
 }

@@ -1,6 +1,7 @@
 import { documentOfResources, invalid, type FliptDocument } from '@ensign/core';
 import { groupByNamespace, planNamespace, type ExistingKeys } from '../documents/import-plan.js';
 import type { ImportOptions, ImportSummary, NamespaceImport } from '../documents/import-summary.js';
+import { checkImportPrerequisites } from '../documents/import-prerequisites.js';
 import { importNamespace, readExistingKeys } from '../documents/namespace-import.js';
 import { listNamespaceRevisions, readNamespaceState } from '../loaders/namespace-state.loader.js';
 import { NamespaceModel } from '../models/namespace.model.js';
@@ -30,21 +31,26 @@ export class KnexDocumentRepository {
   /**
    * Imports documents (decoded by core's `decodeFliptDocuments`); the documents of one namespace
    * are imported together. Every namespace's plan is checked before the first is written, so a
-   * conflict or a missing segment anywhere writes nothing; each namespace then lands whole or not
-   * at all (a database failure part way leaves the namespaces before it imported).
+   * conflict, a missing segment or an unmet prerequisite anywhere writes nothing; each namespace
+   * then lands whole or not at all (a database failure part way leaves the namespaces before it
+   * imported). Schedules whose time has come by the write are in effect from it (the flag's
+   * `enabled`); later ones, and the window edges and ramp steps still to come, are pending steps
+   * set up by the importing actor.
    */
   async importDocuments(docs: readonly FliptDocument[], options: ImportOptions): Promise<ImportSummary> {
     const groups = groupByNamespace(docs);
     await this.tx.read(async (db) => {
       for (const group of groups) {
         const exists = (await NamespaceModel.query(db).findById(group.key)) !== undefined;
-        planNamespace(group, exists ? await readExistingKeys(db, group.key) : NOTHING, options);
+        const existing = exists ? await readExistingKeys(db, group.key) : NOTHING;
+        await checkImportPrerequisites(db, group, planNamespace(group, existing, options), options, existing.flags);
       }
     });
     const namespaces: NamespaceImport[] = [];
+    const actor = this.tx.actor();
     for (const group of groups) {
       namespaces.push(
-        await this.tx.transact((trx, at) => importNamespace(trx, this.tx.dialect, group, options, at), {
+        await this.tx.transact((trx, at) => importNamespace(trx, this.tx.dialect, group, options, at, actor), {
           notUnique: () => invalid(`namespace "${group.key}" was written by another request during the import; import again`),
         }),
       );

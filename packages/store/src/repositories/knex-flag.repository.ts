@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CreateFlag, Flag, Page, PageRequest, UpdateFlag } from '@ensign/core';
+import type { CreateFlag, Flag, Page, PageRequest, Prerequisite, UpdateFlag } from '@ensign/core';
 import { invalid, notFound } from '@ensign/core';
 import { created, deleted, updated } from '../change-draft.js';
 import { flagSubject } from '../change-subjects.js';
@@ -7,10 +7,15 @@ import { loadFlag, withVariants } from '../loaders/flag.loader.js';
 import { FlagModel } from '../models/flag.model.js';
 import { VariantModel } from '../models/variant.model.js';
 import { applyWindow, fetchPage } from '../paging.js';
+import { checkNotRequired, checkPrerequisitesStored } from '../prerequisite-graph.js';
 import { countRows, nsOf } from '../sql-util.js';
 import type { Transactor } from '../transactor.js';
 
 const flagNotFound = (ns: string, key: string) => notFound(`flag "${ns}/${key}" not found`);
+
+/** Stored prerequisites: NULL for none, else the list as JSON. */
+const prerequisitesColumn = (prerequisites: readonly Prerequisite[]): string | null =>
+  prerequisites.length === 0 ? null : JSON.stringify(prerequisites);
 
 /** Stored metadata: NULL for unset or `{}`, else the object as JSON. */
 const metadataColumn = (metadata: Record<string, unknown>): string | null =>
@@ -52,6 +57,7 @@ export class KnexFlagRepository {
     return this.tx.write(
       ns,
       async (trx, at) => {
+        await checkPrerequisitesStored(trx, ns, req.key, req.prerequisites ?? []);
         await FlagModel.query(trx).insert({
           namespace_key: ns,
           key: req.key,
@@ -61,6 +67,7 @@ export class KnexFlagRepository {
           type: req.type,
           default_variant_id: null,
           metadata: req.metadata === undefined ? null : metadataColumn(req.metadata),
+          prerequisites: prerequisitesColumn(req.prerequisites ?? []),
           created_at: at,
           updated_at: at,
         });
@@ -79,6 +86,7 @@ export class KnexFlagRepository {
       ns,
       async (trx, at) => {
         const before = await mustLoad(trx, ns, req.key);
+        if (req.prerequisites !== undefined) await checkPrerequisitesStored(trx, ns, req.key, req.prerequisites);
         if (req.defaultVariantId !== '') {
           const ofFlag = { id: req.defaultVariantId, namespace_key: ns, flag_key: req.key };
           if ((await VariantModel.query(trx).findOne(ofFlag)) === undefined) {
@@ -93,6 +101,7 @@ export class KnexFlagRepository {
             enabled: req.enabled,
             default_variant_id: req.defaultVariantId === '' ? null : req.defaultVariantId,
             ...(req.metadata === undefined ? {} : { metadata: metadataColumn(req.metadata) }),
+            ...(req.prerequisites === undefined ? {} : { prerequisites: prerequisitesColumn(req.prerequisites) }),
             updated_at: at,
           });
         return updated(flagSubject(req.key), before, await mustLoad(trx, ns, req.key));
@@ -106,6 +115,7 @@ export class KnexFlagRepository {
     return this.tx.remove(ns, async (trx) => {
       const before = await loadFlag(trx, ns, key, 'get');
       if (before === undefined) return undefined;
+      await checkNotRequired(trx, ns, key);
       await FlagModel.query(trx).deleteById([ns, key]);
       return deleted(flagSubject(key), before);
     });

@@ -10,8 +10,10 @@ import type {
   RolloutType,
   UpdateRollout,
 } from '@ensign/core';
-import { invalid, invalidField, notFound } from '@ensign/core';
+import { checkRamp, checkWindow, invalid, invalidField, mergeWindow, notFound } from '@ensign/core';
 import { created, updated } from '../change-draft.js';
+import { replacePartSteps } from '../flag-steps.js';
+import { rampColumn, windowColumns } from '../loaders/window.js';
 import { flagPartSubject } from '../change-subjects.js';
 import { loadRollout, withRolloutRules } from '../loaders/rollout.loader.js';
 import { FlagModel } from '../models/flag.model.js';
@@ -114,6 +116,8 @@ export class KnexRolloutRepository {
         const sameRank = await RolloutModel.query(trx).findOne({ namespace_key: ns, flag_key: req.flagKey, rank: req.rank });
         if (sameRank !== undefined) throw invalid(`rank number: ${req.rank} already exists`);
         const id = randomUUID();
+        const window = mergeWindow({}, req);
+        const ramp = req.threshold?.ramp ?? [];
         await RolloutModel.query(trx).insert({
           id,
           namespace_key: ns,
@@ -121,14 +125,16 @@ export class KnexRolloutRepository {
           type,
           rank: req.rank,
           description: req.description,
+          ...windowColumns(window),
           created_at: at,
           updated_at: at,
         });
         if (req.segment !== undefined) await writeSegmentRule(trx, ns, req.flagKey, id, req.segment);
         else if (req.threshold !== undefined) {
           const { percentage, value } = req.threshold;
-          await RolloutThresholdModel.query(trx).insert({ rollout_id: id, percentage, value });
+          await RolloutThresholdModel.query(trx).insert({ rollout_id: id, percentage, value, ramp: rampColumn(ramp) });
         }
+        await replacePartSteps(trx, { namespaceKey: ns, flagKey: req.flagKey, id, noun: 'rollout', window, ramp }, at, this.tx.actor());
         return created(flagPartSubject('rollout', req.flagKey, id), await mustLoad(trx, ns, req.flagKey, id));
       },
       { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`) },
@@ -149,7 +155,12 @@ export class KnexRolloutRepository {
           throw invalid(`cannot change type of rollout: have "${current.type}" attempted "${attempted}"`);
         }
         const [before] = await withRolloutRules(trx, [current]);
-        await RolloutModel.query(trx).where(where).patch({ description: req.description, updated_at: at });
+        const window = mergeWindow(before!, req);
+        checkWindow(window);
+        // An unsent ramp stays as stored, and must still rise from the new percentage.
+        const ramp = req.threshold === undefined ? undefined : (req.threshold.ramp ?? before!.threshold?.ramp ?? []);
+        if (req.threshold !== undefined && ramp !== undefined) checkRamp({ ...req.threshold, ramp });
+        await RolloutModel.query(trx).where(where).patch({ description: req.description, ...windowColumns(window), updated_at: at });
         if (req.segment !== undefined) {
           // The references go with the rule (ON DELETE CASCADE).
           await RolloutSegmentModel.query(trx).where({ rollout_id: req.id }).delete();
@@ -157,8 +168,9 @@ export class KnexRolloutRepository {
         } else if (req.threshold !== undefined) {
           await RolloutThresholdModel.query(trx)
             .where({ rollout_id: req.id })
-            .patch({ percentage: req.threshold.percentage, value: req.threshold.value });
+            .patch({ percentage: req.threshold.percentage, value: req.threshold.value, ramp: rampColumn(ramp ?? []) });
         }
+        await replacePartSteps(trx, { namespaceKey: ns, flagKey: req.flagKey, id: req.id, noun: 'rollout', window, ramp }, at, this.tx.actor());
         return updated(flagPartSubject('rollout', req.flagKey, req.id), before, await mustLoad(trx, ns, req.flagKey, req.id));
       },
       { ifNamespaceMissing: () => rolloutNotFound(ns, req.id) },

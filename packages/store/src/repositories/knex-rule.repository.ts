@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { CreateRule, OrderItems, Page, PageRequest, Rule, SegmentOperator, UpdateRule } from '@ensign/core';
-import { invalid, notFound } from '@ensign/core';
+import { checkWindow, invalid, mergeWindow, notFound } from '@ensign/core';
 import { created, updated } from '../change-draft.js';
+import { replacePartSteps } from '../flag-steps.js';
+import { windowColumns } from '../loaders/window.js';
 import { flagPartSubject } from '../change-subjects.js';
 import { loadRule, withRuleParts } from '../loaders/rule.loader.js';
 import { FlagModel } from '../models/flag.model.js';
@@ -81,6 +83,7 @@ export class KnexRuleRepository {
       ns,
       async (trx, at) => {
         const keys = await checkReferences(trx, ns, req.flagKey, req);
+        const window = mergeWindow({}, req);
         const id = randomUUID();
         await RuleModel.query(trx).insert({
           id,
@@ -88,10 +91,12 @@ export class KnexRuleRepository {
           flag_key: req.flagKey,
           rank: req.rank,
           segment_operator: operatorFor(keys, req.segmentOperator),
+          ...windowColumns(window),
           created_at: at,
           updated_at: at,
         });
         await insertSegments(trx, ns, id, keys);
+        await replacePartSteps(trx, { namespaceKey: ns, flagKey: req.flagKey, id, noun: 'rule', window, ramp: undefined }, at, this.tx.actor());
         return created(flagPartSubject('rule', req.flagKey, id), await mustLoad(trx, ns, req.flagKey, id));
       },
       { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`) },
@@ -106,11 +111,14 @@ export class KnexRuleRepository {
         const where = { id: req.id, namespace_key: ns, flag_key: req.flagKey };
         const before = await mustLoad(trx, ns, req.flagKey, req.id);
         const keys = await checkReferences(trx, ns, req.flagKey, req);
+        const window = mergeWindow(before, req);
+        checkWindow(window);
         await RuleModel.query(trx)
           .where(where)
-          .patch({ segment_operator: operatorFor(keys, req.segmentOperator), updated_at: at });
+          .patch({ segment_operator: operatorFor(keys, req.segmentOperator), ...windowColumns(window), updated_at: at });
         await RuleSegmentModel.query(trx).where({ rule_id: req.id }).delete();
         await insertSegments(trx, ns, req.id, keys);
+        await replacePartSteps(trx, { namespaceKey: ns, flagKey: req.flagKey, id: req.id, noun: 'rule', window, ramp: undefined }, at, this.tx.actor());
         return updated(flagPartSubject('rule', req.flagKey, req.id), before, await mustLoad(trx, ns, req.flagKey, req.id));
       },
       { ifNamespaceMissing: () => ruleNotFound(ns, req.id) },

@@ -5,6 +5,7 @@ import { created, deleted, updated } from '../change-draft.js';
 import { flagPartSubject } from '../change-subjects.js';
 import { FlagModel } from '../models/flag.model.js';
 import { toVariant, VariantModel } from '../models/variant.model.js';
+import { checkVariantNotRequired } from '../prerequisite-graph.js';
 import { nsOf } from '../sql-util.js';
 import type { Transactor } from '../transactor.js';
 
@@ -57,6 +58,7 @@ export class KnexVariantRepository {
         const current = await VariantModel.query(trx).findOne(where);
         if (current === undefined) throw variantNotFound(req.key);
         const before = toVariant(current);
+        if (req.key !== current.key) await checkVariantNotRequired(trx, ns, req.flagKey, current.key);
         const { key, name, description, attachment } = req;
         const patch = { key, name, description, attachment, updated_at: at };
         await VariantModel.query(trx).where(where).patch(patch);
@@ -73,6 +75,7 @@ export class KnexVariantRepository {
       const where = { id, namespace_key: ns, flag_key: flagKey };
       const row = await VariantModel.query(trx).findOne(where);
       if (row === undefined) return undefined;
+      await checkVariantNotRequired(trx, ns, flagKey, row.key);
       await VariantModel.query(trx).where(where).delete();
       return deleted(flagPartSubject('variant', flagKey, id), toVariant(row));
     });

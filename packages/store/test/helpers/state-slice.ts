@@ -12,6 +12,7 @@ export function sliceOf(full: NamespaceState, flagKeys: Iterable<string>): Flags
     rules,
     rollouts,
     segments: full.segments.filter((s) => used.has(s.key)),
+    schedules: full.schedules.filter((s) => keys.has(s.flagKey)),
   };
 }
 
