@@ -1,20 +1,29 @@
 /**
  * Engine throughput on one core: evaluations per second of a typical variant flag and of a boolean
- * flag with two rollouts, rotating over 10,000 pre-generated entity ids and contexts.
+ * flag with two rollouts, rotating over 10,000 pre-generated entity ids and contexts; then, in
+ * interleaved rounds, what a validity window and a chain of prerequisites cost against them, and,
+ * with `BENCH_BASELINE_ENGINE` set to another build's `index.js`, the plain flags against that build.
  * Run: `npm run bench:engine` (writes benchmarks/results/engine.json).
  */
 import os from 'node:os';
+import * as engine from '@ensign/engine';
 import { compileSnapshot, evaluateBoolean, evaluateVariant, isFailure } from '@ensign/engine';
-import type { CompiledSnapshot, FlagInput, HashMode } from '@ensign/engine';
+import type { CompiledSnapshot, FlagInput, HashMode, SnapshotDocument } from '@ensign/engine';
 import { EvaluationTally } from '@ensign/evaluator';
 import { BOOLEAN_FLAG, VARIANT_FLAG, benchmarkDocument, contexts, entityIds } from './fixtures.js';
+import { interleaved, type RoundCase } from './interleaved-rounds.js';
 import { writeResults } from './results-file.js';
+import { CHAIN_FLAG, SWITCHED_FLAG, WINDOW_FLAG, timedDocument } from './timed-fixtures.js';
 
 const WARMUP_MS = Number(process.env['BENCH_WARMUP_MS'] ?? 1000);
 const MEASURE_MS = Number(process.env['BENCH_MEASURE_MS'] ?? 3000);
 const INPUTS = 10_000;
 const CHUNK = 50_000;
-const ENV = { now: Date.parse('2025-06-01T00:00:00Z') };
+const NOW = Date.parse('2025-06-01T00:00:00Z');
+const ENV = { now: () => NOW };
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 6);
+const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 1000);
+const BASELINE_ENGINE = process.env['BENCH_BASELINE_ENGINE'];
 /** CPU per request of `ensign evaluator` serving one variant evaluation (bench:http: about 24,700 requests per core-second). */
 const REQUEST_CPU_NS = Number(process.env['BENCH_REQUEST_CPU_NS'] ?? 40_000);
 
@@ -145,6 +154,70 @@ console.log(
   `\ncounting an evaluation (timing it and adding it to the tally): ${countingNs.variant.toFixed(1)} ns (variant), ${countingNs.boolean.toFixed(1)} ns (boolean); ` +
     `against the ${fmt(Math.round(REQUEST_CPU_NS / 1000))} µs of CPU an evaluator spends per request (npm run bench:http), ${((Math.max(countingNs.variant, countingNs.boolean) / REQUEST_CPU_NS) * 100).toFixed(2)} %`,
 );
+
+/** The evaluate functions of one engine build: this one, or the baseline's. */
+type Engine = Pick<typeof engine, 'compileSnapshot' | 'evaluateBoolean' | 'evaluateVariant'>;
+
+/** The evaluations of the engine module `using` as one interleaved case. */
+function roundCase(name: string, using: Engine, document: SnapshotDocument, flagKey: string): RoundCase {
+  const compiled = using.compileSnapshot(document, { hash: 'murmur3' });
+  const inputs = inputsFor(flagKey);
+  const kind = compiled.flags.get(flagKey)?.type;
+  const evaluate: Evaluate =
+    kind === 'BOOLEAN_FLAG_TYPE'
+      ? (c, input) => (using.evaluateBoolean(c, input, ENV) as { enabled: boolean }).enabled
+      : (c, input) => (using.evaluateVariant(c, input, ENV) as { match: boolean }).match;
+  return { name, run: (ms) => run(compiled, inputs, evaluate, ms) };
+}
+
+/** The plain flags on this build and on the baseline build, interleaved: this build's share of the baseline's rate. */
+async function againstBaseline(path: string): Promise<Record<string, number>> {
+  const baseline = (await import(path)) as Engine;
+  const document = benchmarkDocument();
+  const rates = interleaved(
+    [
+      roundCase('variant, baseline', baseline, document, VARIANT_FLAG),
+      roundCase('variant', engine, document, VARIANT_FLAG),
+      roundCase('boolean, baseline', baseline, document, BOOLEAN_FLAG),
+      roundCase('boolean', engine, document, BOOLEAN_FLAG),
+    ],
+    ROUNDS,
+    ROUND_MS,
+  );
+  const share = (name: string) => Math.round((rates.get(name)! / rates.get(`${name}, baseline`)!) * 1000) / 1000;
+  const result = { variant: share('variant'), boolean: share('boolean') };
+  console.log(`\nagainst ${path} (${ROUNDS} interleaved rounds): ${[...rates].map(([name, rate]) => `${name} ${fmt(rate)}/cpu-s`).join(', ')}`);
+  console.log(`this build's rate / the baseline's: variant ${result.variant.toFixed(3)}, boolean ${result.boolean.toFixed(3)}`);
+  return result;
+}
+// Before any timed flag is evaluated, as in a process that serves none.
+const baselineShare = BASELINE_ENGINE === undefined ? undefined : await againstBaseline(BASELINE_ENGINE);
+
+const timed = timedDocument(NOW);
+const featureRates = interleaved(
+  [
+    roundCase('variant', engine, timed, VARIANT_FLAG),
+    roundCase('variant, window', engine, timed, WINDOW_FLAG),
+    roundCase('boolean', engine, timed, BOOLEAN_FLAG),
+    roundCase('boolean, chain of three', engine, timed, CHAIN_FLAG),
+    roundCase('boolean, behind two switches', engine, timed, SWITCHED_FLAG),
+  ],
+  ROUNDS,
+  ROUND_MS,
+);
+const costOf = (name: string, plain: string) => Math.round((featureRates.get(plain)! / featureRates.get(name)!) * 100) / 100;
+const featureCost = {
+  window: costOf('variant, window', 'variant'),
+  chainOfThree: costOf('boolean, chain of three', 'boolean'),
+  behindTwoSwitches: costOf('boolean, behind two switches', 'boolean'),
+};
+console.log(`\n${ROUNDS} interleaved rounds of ${ROUND_MS} ms (murmur3): ${[...featureRates].map(([name, rate]) => `${name} ${fmt(rate)}/cpu-s`).join(', ')}`);
+console.log(
+  'CPU time per evaluation against the plain flag: ' +
+    `variant with a window ${featureCost.window.toFixed(2)}x, boolean at the end of a chain of three like flags ${featureCost.chainOfThree.toFixed(2)}x, ` +
+    `boolean behind a chain of two on/off switches ${featureCost.behindTwoSwitches.toFixed(2)}x`,
+);
+
 const loadAverage = os.loadavg()[0] ?? 0;
 if (loadAverage > 1.5) console.log(`\n(load average ${loadAverage.toFixed(1)}: other work was running; the wall-clock figures suffer most)`);
 
@@ -158,5 +231,7 @@ const path = writeResults('engine.json', {
   loadAverage: os.loadavg(),
   cases,
   countingNs,
+  rounds: { rounds: ROUNDS, roundMs: ROUND_MS, ratesPerCpuSecond: Object.fromEntries(featureRates), featureCost },
+  ...(baselineShare === undefined ? {} : { baseline: { engine: BASELINE_ENGINE, share: baselineShare } }),
 });
 console.log(`\nwritten ${path}`);

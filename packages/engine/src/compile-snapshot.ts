@@ -1,6 +1,7 @@
 /**
  * Compiles a namespace snapshot document once per version: flags keyed by key, rules and rollouts
- * sorted by rank, constraint values parsed, distributions turned into bucket bounds, the hash chosen.
+ * sorted by rank, constraint values parsed, distributions turned into bucket bounds, the hash chosen,
+ * times read into phases (compile-phases.ts) and prerequisites into plans (compile-prerequisites.ts).
  */
 import type { EvaluationReason } from '@ensign/core';
 import { compileConstraint } from './constraints/compile-constraint.js';
@@ -15,6 +16,9 @@ import type {
   SegmentPlan,
 } from './compiled-snapshot.js';
 import type { CompileOptions, VariantResult } from './evaluation-types.js';
+import { compilePhases } from './compile-phases.js';
+import { compilePrerequisites } from './compile-prerequisites.js';
+import { flagPlan } from './flag-plan.js';
 import { bucketerFor } from './hashing/bucketer.js';
 import type { Bucketer } from './hashing/bucketer.js';
 import { LayeredMap } from './layered-map.js';
@@ -27,6 +31,7 @@ import type {
   SnapshotSegment,
   SnapshotSegmentOperator,
 } from './snapshot-document.js';
+import { isTimed, rampSteps, windowOf } from './timeline.js';
 import { validateSnapshot } from './validate-snapshot.js';
 
 /**
@@ -79,22 +84,38 @@ function compileFlag(flag: SnapshotFlag, bucketer: Bucketer, segments: SegmentPl
   const defaultKey = defaultVariant?.key ?? '';
   const defaultAttachment = defaultVariant?.attachment ?? '';
   const fallback = { key: defaultKey, attachment: defaultAttachment, reason: baseReason };
-  const rules = isVariant ? byRank(flag.rules).filter((r) => r.segments.length > 0).map((r) => compileRule(r, segments, fallback)) : EMPTY;
-  const rollouts = isVariant ? EMPTY : byRank(flag.rollouts).flatMap((r) => compileRollout(r, segments));
-  return Object.freeze({
+  const ruleSources = isVariant ? byRank(flag.rules).filter((r) => r.segments.length > 0) : EMPTY;
+  const rolloutSources = isVariant ? EMPTY : byRank(flag.rollouts).filter(isEvaluated);
+  const rules = ruleSources.map((r) => compileRule(r, segments, fallback));
+  const rollouts = rolloutSources.map((r) => compileRollout(r, segments));
+  const plan = flagPlan({
     disabledOutcome: outcome(false, 'FLAG_DISABLED_EVALUATION_REASON', defaultKey, defaultAttachment, EMPTY),
     unmatchedOutcome: outcome(false, baseReason, defaultKey, defaultAttachment, EMPTY),
     key: flag.key,
     type: flag.type,
     enabled: flag.enabled,
     isVariant,
-    defaultVariantKey: defaultVariant?.key ?? '',
-    defaultVariantAttachment: defaultVariant?.attachment ?? '',
+    defaultVariantKey: defaultKey,
+    defaultVariantAttachment: defaultAttachment,
     baseReason,
     rules: Object.freeze(rules),
     rollouts: Object.freeze(rollouts),
     bucketer,
+    plain: true,
+    boundaries: EMPTY,
+    phases: EMPTY,
+    prerequisites: EMPTY,
   });
+  const prerequisites = compilePrerequisites(flag.prerequisites, { key: defaultKey, attachment: defaultAttachment });
+  if (!isTimed(flag)) return prerequisites.length === 0 ? plan : flagPlan({ ...plan, plain: false, prerequisites });
+  const { boundaries, phases } = compilePhases(
+    flag,
+    plan,
+    rules.map((r, i) => ({ plan: r, window: windowOf(ruleSources[i]!), ramp: EMPTY })),
+    rollouts.map((r, i) => ({ plan: r, window: windowOf(rolloutSources[i]!), ramp: rampSteps(rolloutSources[i]!) })),
+  );
+  // Read as it stands before its first boundary wherever a caller looks without the clock.
+  return flagPlan({ ...phases[0]!, plain: false, boundaries, phases, prerequisites });
 }
 
 function byRank<T extends { rank: number }>(items: readonly T[]): T[] {
@@ -139,17 +160,17 @@ function compileRule(rule: SnapshotRule, segments: SegmentPlans, fallback: Fallb
   });
 }
 
-/** Flipt checks `threshold` before `segment` and ignores a rollout with neither. */
-function compileRollout(rollout: SnapshotRollout, segments: SegmentPlans): RolloutPlan[] {
+/** Flipt ignores a rollout with neither a threshold nor a segment. */
+const isEvaluated = (rollout: SnapshotRollout): boolean => (rollout.threshold ?? rollout.segment ?? null) !== null;
+
+/** Flipt checks `threshold` before `segment`. */
+function compileRollout(rollout: SnapshotRollout, segments: SegmentPlans): RolloutPlan {
   const { threshold, segment } = rollout;
   if (threshold !== undefined && threshold !== null) {
-    return [Object.freeze({ group: null, percentage: Math.fround(threshold.percentage), value: threshold.value })];
+    return Object.freeze({ group: null, percentage: Math.fround(threshold.percentage), value: threshold.value });
   }
-  if (segment !== undefined && segment !== null) {
-    const group = compileGroup(segment.segmentOperator, segment.segments, segments);
-    return [Object.freeze({ group, percentage: 0, value: segment.value })];
-  }
-  return [];
+  const group = compileGroup(segment!.segmentOperator, segment!.segments, segments);
+  return Object.freeze({ group, percentage: 0, value: segment!.value });
 }
 
 function compileGroup(operator: SnapshotSegmentOperator, segments: readonly SnapshotSegment[], compiled: SegmentPlans): SegmentGroupPlan {

@@ -2,7 +2,7 @@
  * The compiled, immutable form of one namespace's snapshot, and the plans evaluation walks.
  * Only `CompiledSnapshot` and `CompiledFlag` are public; the plans are the engine's own.
  */
-import type { VariantResult } from './evaluation-types.js';
+import type { BooleanResult, VariantResult } from './evaluation-types.js';
 import type { EvaluationReason } from '@ensign/core';
 import type { ConstraintPlan } from './constraints/constraint-plan.js';
 import type { Bucketer } from './hashing/bucketer.js';
@@ -18,6 +18,7 @@ export interface CompiledSnapshot {
 export interface CompiledFlag {
   readonly key: string;
   readonly type: SnapshotFlagType;
+  /** As stored; a schedule may change it with time (see `flagEnabled`). */
   readonly enabled: boolean;
 }
 
@@ -66,8 +67,30 @@ export interface RolloutPlan {
   readonly value: boolean;
 }
 
-/** Everything evaluation needs of one flag. */
+/** One prerequisite of a flag, with the results the flag answers when it fails. */
+export interface PrerequisitePlan {
+  readonly flagKey: string;
+  /** The parent's value (boolean) or enabled state (variant) required; null when `variants` is the condition. */
+  readonly enabled: boolean | null;
+  /** The variants a variant parent may serve; null when `enabled` is the condition. */
+  readonly variants: readonly string[] | null;
+  readonly booleanFailure: BooleanResult;
+  readonly variantFailure: VariantResult;
+}
+
+/**
+ * Everything evaluation needs of one flag. A flag with schedules, windows or ramps is compiled into
+ * phases, one per interval between its boundaries, each a plain plan of the flag as it stands then.
+ */
 export interface FlagPlan extends CompiledFlag {
+  /** No schedule, window, ramp or prerequisite: evaluated as it is, without the clock. */
+  readonly plain: boolean;
+  /** Sorted epoch milliseconds at which the flag changes; empty when it does not. */
+  readonly boundaries: readonly number[];
+  /** `phases[i]` holds from `boundaries[i - 1]` (inclusive) to `boundaries[i]`; empty when untimed. */
+  readonly phases: readonly FlagPlan[];
+  /** All must hold; empty when none. */
+  readonly prerequisites: readonly PrerequisitePlan[];
   readonly isVariant: boolean;
   readonly defaultVariantKey: string;
   readonly defaultVariantAttachment: string;

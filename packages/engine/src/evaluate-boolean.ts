@@ -1,51 +1,39 @@
 /** Boolean flag evaluation, reference §6.3. */
-import type { CompiledSnapshot, FlagPlan } from './compiled-snapshot.js';
+import type { CompiledFlag, CompiledSnapshot, FlagPlan } from './compiled-snapshot.js';
+import { EvaluationCall } from './evaluation-call.js';
 import type { BooleanResult, EvaluationEnv, EvaluationFailure, FlagInput } from './evaluation-types.js';
-import { flagNotFound, typeMismatch, unknownConstraintType } from './failures.js';
-import { GROUP_FAILED, matchGroup } from './match-segments.js';
-
-const NO_KEYS: readonly string[] = Object.freeze([]);
-const NO_CONTEXT: Readonly<Record<string, string>> = Object.freeze({});
+import { booleanOf } from './evaluate-rollouts.js';
+import { flagNotFound, typeMismatch } from './failures.js';
+import { phaseAt } from './flag-plan.js';
+import { failedPrerequisite } from './prerequisites.js';
 
 /** Evaluates a boolean flag; a variant flag is a TYPE_MISMATCH, an absent one FLAG_NOT_FOUND. */
 export function evaluateBoolean(
   compiled: CompiledSnapshot,
   input: FlagInput,
-  _env: EvaluationEnv,
+  env: EvaluationEnv,
 ): BooleanResult | EvaluationFailure {
   const flag = compiled.flags.get(input.flagKey) as FlagPlan | undefined;
   if (flag === undefined) return flagNotFound(compiled.namespaceKey, input.flagKey);
   if (flag.isVariant) return typeMismatch('VARIANT_FLAG_TYPE');
-  return booleanOf(flag, input);
+  if (flag.plain) return booleanOf(flag, input);
+  if (flag.prerequisites.length === 0) return booleanOf(phaseAt(flag, env.now()), input);
+  return gatedBooleanOf(compiled.flags, flag, input, new EvaluationCall(env));
 }
 
 /**
- * The value of a boolean flag for one entity. COMPAT(flipt): rollouts are evaluated even when the flag
- * is disabled; only the fall-through returns `enabled`.
+ * A boolean flag with prerequisites: false (DEFAULT, naming the parent) when one fails, whatever
+ * its rollouts or enabled state say; Flipt never answers a boolean flag FLAG_DISABLED, so there is
+ * no disabled outcome to win over the prerequisites.
  */
-export function booleanOf(flag: FlagPlan, input: FlagInput): BooleanResult | EvaluationFailure {
-  const rollouts = flag.rollouts;
-  const context = input.context ?? NO_CONTEXT;
-  const entityId = typeof input.entityId === 'string' ? input.entityId : '';
-  let bucket = -1;
-  for (let r = 0; r < rollouts.length; r++) {
-    const rollout = rollouts[r]!;
-    const group = rollout.group;
-    if (group === null) {
-      if (bucket < 0) bucket = flag.bucketer.threshold(entityId);
-      // float32(bucket) is exact for 0..99; the percentage was rounded to float32 at compile time.
-      if (bucket < rollout.percentage) return result(rollout.value, 'MATCH_EVALUATION_REASON', NO_KEYS);
-      continue;
-    }
-    const keys = matchGroup(group, context, entityId);
-    if (keys === null) continue;
-    if (keys === GROUP_FAILED) return unknownConstraintType();
-    return result(rollout.value, 'MATCH_EVALUATION_REASON', keys);
-  }
-  return result(flag.enabled, 'DEFAULT_EVALUATION_REASON', NO_KEYS);
-}
-
-function result(enabled: boolean, reason: BooleanResult['reason'], segmentKeys: readonly string[]): BooleanResult {
-  // segmentKeys may be a frozen array shared between results: callers read it, never mutate it.
-  return { enabled, reason, segmentKeys: segmentKeys as string[] };
+export function gatedBooleanOf(
+  flags: ReadonlyMap<string, CompiledFlag>,
+  flag: FlagPlan,
+  input: FlagInput,
+  call: EvaluationCall,
+): BooleanResult | EvaluationFailure {
+  call.begin();
+  const failed = failedPrerequisite(flags, flag, input, call);
+  if (failed !== undefined) return failed.booleanFailure;
+  return booleanOf(call.current(flag), input);
 }

@@ -1,61 +1,40 @@
 /** Variant flag evaluation, reference §6.2. */
-import type { CompiledSnapshot, FlagPlan } from './compiled-snapshot.js';
+import type { CompiledFlag, CompiledSnapshot, FlagPlan } from './compiled-snapshot.js';
+import { EvaluationCall } from './evaluation-call.js';
 import type { EvaluationEnv, EvaluationFailure, FlagInput, VariantResult } from './evaluation-types.js';
-import { flagNotFound, typeMismatch, unknownConstraintType } from './failures.js';
-import { GROUP_FAILED, matchGroup } from './match-segments.js';
-import type { EvaluationReason } from '@ensign/core';
-
+import { variantOf } from './evaluate-rules.js';
+import { flagNotFound, typeMismatch } from './failures.js';
+import { phaseAt } from './flag-plan.js';
+import { failedPrerequisite } from './prerequisites.js';
 
 /** Evaluates a variant flag; a boolean flag is a TYPE_MISMATCH, an absent one FLAG_NOT_FOUND. */
 export function evaluateVariant(
   compiled: CompiledSnapshot,
   input: FlagInput,
-  _env: EvaluationEnv,
+  env: EvaluationEnv,
 ): VariantResult | EvaluationFailure {
   const flag = compiled.flags.get(input.flagKey) as FlagPlan | undefined;
   if (flag === undefined) return flagNotFound(compiled.namespaceKey, input.flagKey);
   if (!flag.isVariant) return typeMismatch('BOOLEAN_FLAG_TYPE');
-  return variantOf(flag, input);
+  if (flag.plain) return variantOf(flag, input);
+  if (flag.prerequisites.length === 0) return variantOf(phaseAt(flag, env.now()), input);
+  return gatedVariantOf(compiled.flags, flag, input, new EvaluationCall(env));
 }
 
-/** The variant of a variant flag for one entity (no lookup, no type check). */
-export function variantOf(flag: FlagPlan, input: FlagInput): VariantResult | EvaluationFailure {
-  if (!flag.enabled) return flag.disabledOutcome;
-  const rules = flag.rules;
-  const context = input.context ?? NO_CONTEXT;
-  const entityId = typeof input.entityId === 'string' ? input.entityId : '';
-  for (let r = 0; r < rules.length; r++) {
-    const rule = rules[r]!;
-    const keys = matchGroup(rule.group, context, entityId);
-    if (keys === null) continue;
-    if (keys === GROUP_FAILED) return unknownConstraintType();
-    // Every segment matched: the result is one of those built when the flag was compiled.
-    const built = keys === rule.group.allKeys ? rule.outcomes : undefined;
-    const bounds = rule.bounds;
-    if (bounds.length === 0) {
-      return built?.[0] ?? result(true, 'MATCH_EVALUATION_REASON', flag.defaultVariantKey, flag.defaultVariantAttachment, keys);
-    }
-    const bucket = flag.bucketer.variant(entityId);
-    for (let i = 0; i < bounds.length; i++) {
-      if (bucket < bounds[i]!) {
-        return built?.[i] ?? result(true, 'MATCH_EVALUATION_REASON', rule.variantKeys[i]!, rule.variantAttachments[i]!, keys);
-      }
-    }
-    // COMPAT(flipt): distributions summing below 100% that miss the bucket end the evaluation.
-    return built?.[bounds.length + 1] ?? result(false, flag.baseReason, flag.defaultVariantKey, flag.defaultVariantAttachment, keys);
-  }
-  return flag.unmatchedOutcome;
-}
-
-const NO_CONTEXT: Readonly<Record<string, string>> = Object.freeze({});
-
-function result(
-  match: boolean,
-  reason: EvaluationReason,
-  variantKey: string,
-  variantAttachment: string,
-  segmentKeys: readonly string[],
-): VariantResult {
-  // segmentKeys may be a frozen array shared between results: callers read it, never mutate it.
-  return { match, reason, variantKey, variantAttachment, segmentKeys: segmentKeys as string[] };
+/**
+ * A variant flag with prerequisites: disabled wins (FLAG_DISABLED, prerequisites not looked at);
+ * otherwise a failing one serves the default variant without a match (DEFAULT, naming the parent).
+ */
+export function gatedVariantOf(
+  flags: ReadonlyMap<string, CompiledFlag>,
+  flag: FlagPlan,
+  input: FlagInput,
+  call: EvaluationCall,
+): VariantResult | EvaluationFailure {
+  const now = call.current(flag);
+  if (!now.enabled) return now.disabledOutcome;
+  call.begin();
+  const failed = failedPrerequisite(flags, flag, input, call);
+  if (failed !== undefined) return failed.variantFailure;
+  return variantOf(now, input);
 }

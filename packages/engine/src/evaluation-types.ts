@@ -14,10 +14,14 @@ export interface CompileOptions {
   hash: HashMode;
 }
 
-/** What evaluation may know of the world; the engine reads no clock of its own. */
+/**
+ * What evaluation may know of the world; the engine reads no clock of its own. `now` is called at
+ * most once per top-level evaluation call (a batch is one call), and only when a flag with a
+ * schedule, window or ramp is reached: flags without them never read the clock.
+ */
 export interface EvaluationEnv {
-  /** Epoch milliseconds, for datetime constraints. */
-  now: number;
+  /** Epoch milliseconds. */
+  now(): number;
 }
 
 /** One flag to evaluate for one entity. */
@@ -34,12 +38,16 @@ export interface VariantResult {
   variantKey: string;
   variantAttachment: string;
   segmentKeys: string[];
+  /** Only when a prerequisite failed (the default variant is served): the key of the flag it names. */
+  prerequisite?: string;
 }
 
 export interface BooleanResult {
   enabled: boolean;
   reason: EvaluationReason;
   segmentKeys: string[];
+  /** Only when a prerequisite failed (the flag answers false): the key of the flag it names. */
+  prerequisite?: string;
 }
 
 /**

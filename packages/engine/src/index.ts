@@ -1,6 +1,7 @@
 /**
  * @ensign/engine: compile a namespace snapshot once, then evaluate variant and boolean flags against
- * it. Pure: no I/O, no clock, no randomness; evaluation never throws.
+ * it. Pure: no I/O, no clock of its own (the caller's is read only for timed flags), no randomness;
+ * evaluation never throws.
  */
 export { compileSnapshot, emptySnapshot, patchSnapshot } from './compile-snapshot.js';
 export { LayeredMap } from './layered-map.js';
@@ -8,6 +9,10 @@ export type { CompiledFlag, CompiledSnapshot } from './compiled-snapshot.js';
 export { evaluateVariant } from './evaluate-variant.js';
 export { evaluateBoolean } from './evaluate-boolean.js';
 export { evaluateBatch } from './evaluate-batch.js';
+export { MAX_PREREQUISITE_DEPTH } from './evaluation-call.js';
+export { flagEnabled } from './flag-plan.js';
+export { effectiveSnapshotDocument, effectiveSnapshotFlag } from './effective-snapshot-flag.js';
+export { boundariesPassed, documentBoundaries, flagBoundaries, nextBoundary } from './timeline.js';
 export { isFailure, flagNotFound } from './failures.js';
 export { SnapshotInvalidError } from './snapshot-invalid.error.js';
 export type { SnapshotProblem } from './snapshot-invalid.error.js';
@@ -33,10 +38,15 @@ export type {
   SnapshotFlag,
   SnapshotFlagType,
   SnapshotMatchType,
+  SnapshotPrerequisite,
+  SnapshotRampStep,
   SnapshotRollout,
   SnapshotRolloutType,
   SnapshotRule,
+  SnapshotSchedule,
   SnapshotSegment,
   SnapshotSegmentOperator,
+  SnapshotThreshold,
   SnapshotVariantRef,
+  SnapshotWindow,
 } from './snapshot-document.js';

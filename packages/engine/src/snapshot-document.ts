@@ -2,6 +2,11 @@
  * The namespace snapshot document: Flipt's `EvaluationNamespaceSnapshot` JSON, the one format
  * served at `/internal/v1/evaluation/snapshot/namespace/{key}`, carried on the bus, and compiled
  * by `compileSnapshot`. Enum spellings are the evaluation ones (`ALL_SEGMENT_MATCH_TYPE`, …).
+ *
+ * Ensign extends it with schedules, validity windows, ramps and prerequisites. Those fields are
+ * absent when unset, so a document without them (and its checksum) is Flipt's; Flipt clients are
+ * served `effectiveSnapshotFlag`'s folding of them, never the fields themselves. Times are RFC 3339
+ * (the control plane writes UTC ISO-8601 with milliseconds).
  */
 
 export type SnapshotFlagType = 'VARIANT_FLAG_TYPE' | 'BOOLEAN_FLAG_TYPE';
@@ -43,7 +48,13 @@ export interface SnapshotDistribution {
   rollout: number;
 }
 
-export interface SnapshotRule {
+/** When a rule or rollout counts: from `validFrom` (inclusive) until `validUntil` (exclusive); either bound optional. */
+export interface SnapshotWindow {
+  validFrom?: string;
+  validUntil?: string;
+}
+
+export interface SnapshotRule extends SnapshotWindow {
   id: string;
   rank: number;
   segmentOperator: SnapshotSegmentOperator;
@@ -52,11 +63,41 @@ export interface SnapshotRule {
   distributions: SnapshotDistribution[];
 }
 
-export interface SnapshotRollout {
+/** From `at` on, a threshold rollout's percentage is `percentage`. */
+export interface SnapshotRampStep {
+  at: string;
+  percentage: number;
+}
+
+export interface SnapshotThreshold {
+  percentage: number;
+  value: boolean;
+  /** Strictly later times; the last step at or before a time gives the percentage, `percentage` before the first. */
+  ramp?: SnapshotRampStep[];
+}
+
+export interface SnapshotRollout extends SnapshotWindow {
   type: SnapshotRolloutType;
   rank: number;
   segment?: { value: boolean; segmentOperator: SnapshotSegmentOperator; segments: SnapshotSegment[] };
-  threshold?: { percentage: number; value: boolean };
+  threshold?: SnapshotThreshold;
+}
+
+/** From `at` on, the flag is `enabled`. */
+export interface SnapshotSchedule {
+  at: string;
+  enabled: boolean;
+}
+
+/**
+ * Another flag of the namespace that must hold for this one to be served: exactly one of `enabled`
+ * (the parent's value, boolean parent, or its enabled state, variant parent) and `variants` (the
+ * variant a variant parent serves the same entity).
+ */
+export interface SnapshotPrerequisite {
+  flagKey: string;
+  enabled?: boolean;
+  variants?: string[];
 }
 
 export interface SnapshotVariantRef {
@@ -78,6 +119,10 @@ export interface SnapshotFlag {
   /** Ordered by rank. */
   rollouts: SnapshotRollout[];
   defaultVariant?: SnapshotVariantRef;
+  /** All must hold, in order; the first that fails decides. */
+  prerequisites?: SnapshotPrerequisite[];
+  /** Pending schedules, ordered by `at`: the last one at or before a time gives `enabled`. */
+  schedules?: SnapshotSchedule[];
 }
 
 export interface SnapshotDocument {

@@ -1,8 +1,10 @@
 /**
  * Structural validation of a snapshot document: exactly what compilation relies on, nothing more
- * (names, descriptions and timestamps are not read). Stored values that merely fail to parse are not
- * structural problems: they compile to constraints that never match, as Flipt evaluates them.
+ * (names, descriptions and creation times are not read). Stored values that merely fail to parse are
+ * not structural problems: they compile to constraints that never match, as Flipt evaluates them.
+ * The times of schedules, windows and ramps are: evaluation turns on them.
  */
+import { timestampMs } from './parsing/timestamp.js';
 import type { SnapshotProblem } from './snapshot-invalid.error.js';
 
 /** Problems are capped so that a huge broken document yields a readable error quickly. */
@@ -65,13 +67,59 @@ class Validator {
         this.string(variant, 'attachment', `${path}.defaultVariant`);
       }
     }
+    this.optionalArray(flag['prerequisites'], `${path}.prerequisites`)?.forEach((p, i) => this.prerequisite(p, `${path}.prerequisites[${i}]`));
+    this.steps(flag['schedules'], `${path}.schedules`, 'schedule', (step, at) => this.boolean(step, 'enabled', at));
     return key;
+  }
+
+  private prerequisite(value: unknown, path: string): void {
+    const p = this.object(value, path);
+    if (p === undefined) return;
+    const key = this.string(p, 'flagKey', path);
+    if (key === '') this.report(`${path}.flagKey`, 'must not be empty');
+    const { enabled, variants } = p;
+    if ((enabled === undefined) === (variants === undefined)) {
+      this.report(path, 'must have exactly one of enabled and variants');
+      return;
+    }
+    if (enabled !== undefined) this.boolean(p, 'enabled', path);
+    else this.array(variants, `${path}.variants`)?.forEach((v, i) => typeof v !== 'string' && this.report(`${path}.variants[${i}]`, 'must be a string'));
+  }
+
+  /** Schedules or ramp steps: each at a time later than (or, for schedules, the same as) the one before. */
+  private steps(value: unknown, path: string, what: string, check: (step: Obj, path: string) => void, strictly = false): void {
+    let previous = -Infinity;
+    this.optionalArray(value, path)?.forEach((s, i) => {
+      const at = `${path}[${i}]`;
+      const step = this.object(s, at);
+      if (step === undefined) return;
+      check(step, at);
+      const ms = this.time(step, 'at', at);
+      if (Number.isNaN(ms)) return;
+      if (strictly && ms <= previous) this.report(`${at}.at`, `must be later than the previous ${what}'s`);
+      if (!strictly && ms < previous) this.report(`${at}.at`, `must not be earlier than the previous ${what}'s`);
+      previous = ms;
+    });
+  }
+
+  /** `validFrom` and `validUntil`, each optional (absent or null), the window not empty. */
+  private window(item: Obj, path: string): void {
+    const from = item['validFrom'] === undefined || item['validFrom'] === null ? -Infinity : this.time(item, 'validFrom', path);
+    const until = item['validUntil'] === undefined || item['validUntil'] === null ? Infinity : this.time(item, 'validUntil', path);
+    if (from >= until) this.report(`${path}.validUntil`, 'must be later than validFrom');
+  }
+
+  private time(obj: Obj, field: string, path: string): number {
+    const ms = timestampMs(obj[field]);
+    if (Number.isNaN(ms)) this.report(`${path}.${field}`, 'must be an RFC 3339 time');
+    return ms;
   }
 
   private rule(value: unknown, path: string): void {
     const rule = this.object(value, path);
     if (rule === undefined) return;
     this.number(rule, 'rank', path);
+    this.window(rule, path);
     this.oneOf(rule, 'segmentOperator', SEGMENT_OPERATORS, path);
     this.segments(rule['segments'], `${path}.segments`);
     this.array(rule['distributions'], `${path}.distributions`)?.forEach((d, i) => {
@@ -89,12 +137,14 @@ class Validator {
     if (rollout === undefined) return;
     this.oneOf(rollout, 'type', ROLLOUT_TYPES, path);
     this.number(rollout, 'rank', path);
+    this.window(rollout, path);
     const threshold = rollout['threshold'];
     if (threshold !== undefined && threshold !== null) {
       const t = this.object(threshold, `${path}.threshold`);
       if (t !== undefined) {
         this.number(t, 'percentage', `${path}.threshold`);
         this.boolean(t, 'value', `${path}.threshold`);
+        this.steps(t['ramp'], `${path}.threshold.ramp`, 'ramp step', (step, at) => this.percentage(step, 'percentage', at), true);
       }
     }
     const segment = rollout['segment'];
@@ -133,6 +183,11 @@ class Validator {
     return undefined;
   }
 
+  /** An array, or undefined without a problem when absent (or null, which compilation reads as absent). */
+  private optionalArray(value: unknown, path: string): unknown[] | undefined {
+    return value === undefined || value === null ? undefined : this.array(value, path);
+  }
+
   array(value: unknown, path: string): unknown[] | undefined {
     if (Array.isArray(value)) return value;
     this.report(path, 'must be an array');
@@ -153,6 +208,11 @@ class Validator {
   private number(obj: Obj, field: string, path: string): void {
     const value = obj[field];
     if (typeof value !== 'number' || !Number.isFinite(value)) this.report(`${path}.${field}`, 'must be a finite number');
+  }
+
+  private percentage(obj: Obj, field: string, path: string): void {
+    const value = obj[field];
+    if (typeof value !== 'number' || !(value >= 0 && value <= 100)) this.report(`${path}.${field}`, 'must be a number from 0 to 100');
   }
 
   private oneOf(obj: Obj, field: string, allowed: readonly string[], path: string): void {

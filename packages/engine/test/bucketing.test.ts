@@ -149,3 +149,33 @@ test('buckets equal the hash of the UTF-8 concatenation, for short, long, non-AS
     }
   }
 });
+
+test('one entity hashed for several flags in a row, variant and threshold interleaved, buckets as if hashed alone', (t) => {
+  const encode = (s: string) => new TextEncoder().encode(s);
+  const flagKeys = ['a', 'flag-ü', 'x'.repeat(40)];
+  const ids = ['e', 'user-123456789012', 'x'.repeat(600), 'ü'.repeat(40), 'a\ud800b'];
+  for (const hash of ['murmur3', 'crc32'] as const) {
+    const sum = (bytes: Uint8Array) => (hash === 'murmur3' ? murmurhash(bytes, 0) : CRC32.buf(bytes, 0) >>> 0);
+    const variants = compileSnapshot(doc(...flagKeys.map((key) => variantFlag(key, [rule(1, [everyone], perBucket)]))), { hash });
+    const atPercentage = new Map<number, ReturnType<typeof compileSnapshot>>();
+    /** Whether (flag, entity) is in a threshold rollout of `p` %: its bucket is below `p`. */
+    const inAt = (flagKey: string, entityId: string, p: number): boolean => {
+      let compiled = atPercentage.get(p);
+      if (compiled === undefined) {
+        compiled = compileSnapshot(doc(...flagKeys.map((key) => booleanFlag(key, [threshold(1, p)], false))), { hash });
+        atPercentage.set(p, compiled);
+      }
+      return (evaluateBoolean(compiled, { flagKey, entityId, context: {} }, ENV) as { enabled: boolean }).enabled;
+    };
+    for (const entityId of ids) {
+      for (const flagKey of flagKeys) {
+        const what = `${hash} ${flagKey}/${JSON.stringify(entityId)}`;
+        const variant = (evaluateVariant(variants, { flagKey, entityId, context: {} }, ENV) as VariantResult).variantKey;
+        t.is(variant, `k${sum(encode(`${flagKey}${entityId}`)) % 1000}`, what);
+        const bucket = sum(encode(`${entityId}${flagKey}`)) % 100;
+        t.true(inAt(flagKey, entityId, bucket + 1), what);
+        t.false(inAt(flagKey, entityId, bucket), what);
+      }
+    }
+  }
+});

@@ -11,7 +11,7 @@ import type {
   SnapshotSegmentOperator,
 } from '@ensign/engine';
 
-export const ENV = { now: Date.parse('2025-06-01T00:00:00Z') };
+export const ENV = { now: (): number => Date.parse('2025-06-01T00:00:00Z') };
 
 export function constraint(
   type: SnapshotComparisonType,
@@ -113,3 +113,20 @@ export function randomId(next: () => number): string {
   }
   return s;
 }
+
+/** An ISO time `ms` epoch milliseconds stand for. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A clock standing at `ms` that counts how often it is read. */
+export function countingClock(ms: number): { now(): number; reads: number } {
+  return {
+    reads: 0,
+    now() {
+      this.reads++;
+      return ms;
+    },
+  };
+}
+
+/** The environment of an evaluation at `ms`. */
+export const at = (ms: number) => ({ now: (): number => ms });

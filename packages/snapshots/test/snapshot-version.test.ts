@@ -7,7 +7,7 @@ import { seeded as prng } from '@ensign/testkit';
 import { booleanFlag, variantFlag } from './flags.js';
 
 const OPTIONS = { hash: 'murmur3' as const };
-const ENV = { now: 0 };
+const ENV = { now: () => 0 };
 
 test('the checksum does not depend on the order flags are given in, and changes with any flag', (t) => {
   const a = SnapshotVersion.build('ns', 1, [booleanFlag('a', 10), booleanFlag('b', 20)], OPTIONS);
