@@ -117,7 +117,7 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   const limitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const configuration = configurationBody(options.ofrep ?? { cacheEnabled: false, cacheTtlMs: 0 });
   const streams = isStreamed(options.source)
-    ? new SnapshotStreams({ source: options.source, logger, ...(options.streamSlowAfterMs === undefined ? {} : { slowAfterMs: options.streamSlowAfterMs }) })
+    ? new SnapshotStreams({ source: options.source, logger, clock: { now }, ...(options.streamSlowAfterMs === undefined ? {} : { slowAfterMs: options.streamSlowAfterMs }) })
     : undefined;
 
   const routes = new RouteTable<HttpRoute>();

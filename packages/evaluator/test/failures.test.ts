@@ -50,12 +50,13 @@ test('evaluations log nothing at info level', async (t) => {
 
 test('a gated snapshot is rendered once per snapshot and gate', (t) => {
   const snapshot = snapshotOf(defaultDocument());
-  const first = gatedSnapshot(snapshot, 'current');
-  t.is(gatedSnapshot(snapshot, 'current'), first);
-  t.is(gatedSnapshot(snapshot, 'legacy'), gatedSnapshot(snapshot, 'legacy'));
-  t.not(gatedSnapshot(snapshot, 'legacy').etag, first.etag);
+  const clock = { now: () => 0 };
+  const first = gatedSnapshot(snapshot, 'current', clock);
+  t.is(gatedSnapshot(snapshot, 'current', clock), first);
+  t.is(gatedSnapshot(snapshot, 'legacy', clock), gatedSnapshot(snapshot, 'legacy', clock));
+  t.not(gatedSnapshot(snapshot, 'legacy', clock).etag, first.etag);
   t.is(first.body, JSON.stringify(snapshot.document));
   // A different snapshot object with the same checksum shares the tag but has its own rendering.
   const twin = snapshotOf(defaultDocument(), 2);
-  t.is(gatedSnapshot(twin, 'current').etag, first.etag);
+  t.is(gatedSnapshot(twin, 'current', clock).etag, first.etag);
 });

@@ -45,7 +45,7 @@ export const variantOperation: EvaluationOperation<EvaluationRequest, VariantAns
   evaluate(request, held, settings, started) {
     const namespaceKey = namespaceOrDefault(request.namespaceKey);
     const compiled = held(namespaceKey)?.compiled;
-    const result = compiled === undefined ? flagNotFound(namespaceKey, request.flagKey) : evaluateVariant(compiled, request, { now: settings.now() });
+    const result = compiled === undefined ? flagNotFound(namespaceKey, request.flagKey) : evaluateVariant(compiled, request, settings);
     if (isFailure(result)) return failed(settings, namespaceKey, request.flagKey, result, started);
     const { timestamp, requestDurationMillis } = finishedAt(started, settings.now);
     settings.recorder?.variant(namespaceKey, request.flagKey, result, requestDurationMillis);
@@ -70,7 +70,7 @@ export const booleanOperation: EvaluationOperation<EvaluationRequest, BooleanEva
   evaluate(request, held, settings, started) {
     const namespaceKey = namespaceOrDefault(request.namespaceKey);
     const compiled = held(namespaceKey)?.compiled;
-    const result = compiled === undefined ? flagNotFound(namespaceKey, request.flagKey) : evaluateBoolean(compiled, request, { now: settings.now() });
+    const result = compiled === undefined ? flagNotFound(namespaceKey, request.flagKey) : evaluateBoolean(compiled, request, settings);
     if (isFailure(result)) return failed(settings, namespaceKey, request.flagKey, result, started);
     const { timestamp, requestDurationMillis } = finishedAt(started, settings.now);
     settings.recorder?.boolean(namespaceKey, request.flagKey, result, requestDurationMillis);
@@ -106,7 +106,7 @@ export const batchOperation: EvaluationOperation<BatchEvaluationRequest, BatchEv
   namespaces: (batch) => batch.requests.map((request) => request.namespaceKey),
   evaluate(batch, held, settings, started) {
     const inputs = batch.requests;
-    const results = evaluateBatch((namespaceKey) => held(namespaceKey)?.compiled, inputs, { now: settings.now() });
+    const results = evaluateBatch((namespaceKey) => held(namespaceKey)?.compiled, inputs, settings);
     if (isFailure(results)) return failureError(results);
     const { timestamp, requestDurationMillis } = finishedAt(started, settings.now);
     if (settings.recorder !== undefined) countBatch(settings.recorder, inputs, results, requestDurationMillis);

@@ -4,13 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, emptyField, type EvaluationRequest, invalidField } from '@ensign/core';
-import { evaluateVariant, flagNotFound, isFailure } from '@ensign/engine';
+import { type EvaluationEnv, evaluateVariant, flagNotFound, isFailure } from '@ensign/engine';
 import { booleanField, decodeItem, decodeRequestItems, stringField } from '../decode/evaluation-request.decode.js';
 import { countFailure } from '../metrics/evaluation-tally.js';
 import type { EvaluationOperation, EvaluationSettings } from '../request/evaluation-operation.js';
 import { type HeldView, namespaceOrDefault } from '../request/hold-namespaces.js';
 import { decodeSingle } from './evaluate.operations.js';
 import { failureError } from './failure-error.js';
+import { clockReadOnce } from './request-clock.js';
 import { type Finished, finishedAt } from './response-time.js';
 import type { LegacyBatchEvaluationResponse, LegacyEvaluationResponse } from './legacy-responses.js';
 
@@ -23,11 +24,11 @@ function validate(request: EvaluationRequest, at = ''): void {
 type Evaluated = Omit<LegacyEvaluationResponse, 'timestamp' | 'requestDurationMillis'>;
 
 /** One legacy request's result; undefined when the flag does not exist and `skipNotFound` is set. */
-function evaluateOne(request: EvaluationRequest, held: HeldView, settings: EvaluationSettings, now: number, skipNotFound: boolean): Evaluated | undefined | AppError {
+function evaluateOne(request: EvaluationRequest, held: HeldView, settings: EvaluationSettings, clock: EvaluationEnv, skipNotFound: boolean): Evaluated | undefined | AppError {
   const namespaceKey = namespaceOrDefault(request.namespaceKey);
   const compiled = held(namespaceKey)?.compiled;
   const started = performance.now();
-  const result = compiled === undefined ? flagNotFound(namespaceKey, request.flagKey) : evaluateVariant(compiled, request, { now });
+  const result = compiled === undefined ? flagNotFound(namespaceKey, request.flagKey) : evaluateVariant(compiled, request, clock);
   const ms = performance.now() - started;
   if (isFailure(result)) {
     countFailure(settings.recorder, namespaceKey, request.flagKey, result, ms);
@@ -77,7 +78,7 @@ export const legacyEvaluateOperation: EvaluationOperation<EvaluationRequest, Leg
   },
   namespaces: (request) => [request.namespaceKey],
   evaluate(request, held, settings, started) {
-    const evaluated = evaluateOne(request, held, settings, settings.now(), false);
+    const evaluated = evaluateOne(request, held, settings, settings, false);
     if (evaluated instanceof AppError) return evaluated;
     return shaped(evaluated as Evaluated, finishedAt(started, settings.now));
   },
@@ -109,13 +110,13 @@ export const legacyBatchOperation: EvaluationOperation<LegacyBatch, LegacyBatchE
   /** The batch's namespace and every item's that names its own (a scoped token must cover them all). */
   namespaces: (batch) => [batch.namespaceKey, ...batch.requests.map((request) => request.namespaceKey).filter((key) => key !== '')],
   evaluate(batch, held, settings, started) {
-    const now = settings.now();
+    const clock = clockReadOnce(settings);
     const evaluated: Evaluated[] = [];
     for (const request of batch.requests) {
       // Checked item by item, as Flipt does: an earlier item's failure answers first.
       if (request.namespaceKey === '') request.namespaceKey = batch.namespaceKey;
       else if (request.namespaceKey !== batch.namespaceKey) return invalidField('namespace_key', 'must be the same for all requests if specified');
-      const one = evaluateOne(request, held, settings, now, batch.excludeNotFound);
+      const one = evaluateOne(request, held, settings, clock, batch.excludeNotFound);
       if (one instanceof AppError) return one;
       if (one !== undefined) evaluated.push({ ...one, requestId: '' });
     }

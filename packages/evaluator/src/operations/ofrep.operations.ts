@@ -5,16 +5,18 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { DEFAULT_NAMESPACE, type EvaluationReason } from '@ensign/core';
-import { type CompiledSnapshot, type EvaluationEnv, type EvaluationFailure, evaluateBoolean, evaluateVariant, isFailure } from '@ensign/engine';
+import { type CompiledSnapshot, type EvaluationEnv, type EvaluationFailure, evaluateBoolean, evaluateVariant, flagEnabled, isFailure } from '@ensign/engine';
 import { countFailure, type EvaluationRecorder } from '../metrics/evaluation-tally.js';
 import { decodeContext, pick } from '../decode/evaluation-request.decode.js';
 import { flagNotFound, OfrepError, ofrepFailure } from '../ofrep/ofrep-errors.js';
 import type { EvaluationInput, EvaluationOperation } from '../request/evaluation-operation.js';
+import { phaseOf } from '../snapshot/snapshot-phase.js';
+import { clockReadOnce } from './request-clock.js';
 
 /** OFREP's evaluation result for one flag. */
 export interface EvaluatedFlag {
   key: string;
-  reason: 'UNKNOWN' | 'DISABLED' | 'TARGETING_MATCH' | 'DEFAULT';
+  reason: 'UNKNOWN' | 'DISABLED' | 'TARGETING_MATCH' | 'DEFAULT' | 'PREREQUISITE_FAILED';
   variant: string;
   metadata: Record<string, string>;
   value: string | boolean;
@@ -26,6 +28,16 @@ const REASONS: Readonly<Record<EvaluationReason, EvaluatedFlag['reason']>> = {
   MATCH_EVALUATION_REASON: 'TARGETING_MATCH',
   DEFAULT_EVALUATION_REASON: 'DEFAULT',
 };
+
+/**
+ * OFREP's reason for a result; a failed prerequisite, which Flipt's wire reports as a default, is
+ * said as such, and the flag it names goes in the metadata as `failedPrerequisite`.
+ */
+const reasonOf = (result: { reason: EvaluationReason; prerequisite?: string }): EvaluatedFlag['reason'] =>
+  result.prerequisite === undefined ? REASONS[result.reason] : 'PREREQUISITE_FAILED';
+
+const prerequisiteMetadata = (prerequisite: string | undefined): Record<string, string> =>
+  prerequisite === undefined ? {} : { failedPrerequisite: prerequisite };
 
 /** What every OFREP request carries: its namespace, context and entity. */
 interface OfrepRequest {
@@ -55,15 +67,15 @@ function evaluateFlag(compiled: CompiledSnapshot, key: string, request: OfrepReq
     const result = evaluateBoolean(compiled, input, env);
     if (isFailure(result)) return failed(recorder, request, key, result, started);
     recorder?.boolean(request.namespaceKey, key, result, performance.now() - started);
-    return { key, reason: REASONS[result.reason], variant: String(result.enabled), metadata: {}, value: result.enabled };
+    return { key, reason: reasonOf(result), variant: String(result.enabled), metadata: prerequisiteMetadata(result.prerequisite), value: result.enabled };
   }
   const result = evaluateVariant(compiled, input, env);
   if (isFailure(result)) return failed(recorder, request, key, result, started);
   recorder?.variant(request.namespaceKey, key, result, performance.now() - started);
-  const metadata: Record<string, string> = {};
+  const metadata = prerequisiteMetadata(result.prerequisite);
   if (result.segmentKeys.length > 0) metadata.segments = result.segmentKeys.join(',');
   if (result.variantAttachment !== '') metadata.attachment = result.variantAttachment;
-  return { key, reason: REASONS[result.reason], variant: result.variantKey, metadata, value: result.variantKey };
+  return { key, reason: reasonOf(result), variant: result.variantKey, metadata, value: result.variantKey };
 }
 
 /** POST /ofrep/v1/evaluate/flags/{key}. */
@@ -77,7 +89,7 @@ export const ofrepFlagOperation: EvaluationOperation<OfrepRequest & { key: strin
   evaluate(request, held, settings) {
     const compiled = held(request.namespaceKey)?.compiled;
     if (compiled === undefined) return flagNotFound(request.key);
-    return evaluateFlag(compiled, request.key, request, { now: settings.now() }, settings.recorder);
+    return evaluateFlag(compiled, request.key, request, settings, settings.recorder);
   },
 };
 
@@ -106,19 +118,23 @@ function requestedKeys(context: Record<string, string>): string[] | undefined {
 }
 
 /**
- * The bulk entity tag: the snapshot's checksum with the request's context (its flag filter
- * included), so an unchanged namespace asked the same question answers 304.
+ * The bulk entity tag: the snapshot's checksum and phase (the boundaries of its flags passed) with
+ * the request's context (its flag filter included), so an unchanged namespace asked the same
+ * question answers 304 until one of its schedules, windows or ramps takes effect.
  */
-function bulkEtag(checksum: string, context: Record<string, string>): string {
+function bulkEtag(checksum: string, phase: number, context: Record<string, string>): string {
   const canonical = Object.keys(context)
     .sort()
     .map((key) => [key, context[key]]);
-  return createHash('sha1').update(checksum).update('\0').update(JSON.stringify(canonical)).digest('hex');
+  const hash = createHash('sha1').update(checksum);
+  if (phase > 0) hash.update(`:${phase}`);
+  return hash.update('\0').update(JSON.stringify(canonical)).digest('hex');
 }
 
 /**
  * POST /ofrep/v1/evaluate/flags: the flags named in `context.flags`, else every boolean flag and
- * every enabled variant flag. The first failing flag fails the whole request.
+ * every variant flag enabled now (its schedules applied). The first failing flag fails the whole
+ * request. Every flag is evaluated at one time.
  */
 export const ofrepBulkOperation: EvaluationOperation<BulkRequest, BulkAnswer> = {
   decode(input) {
@@ -133,10 +149,15 @@ export const ofrepBulkOperation: EvaluationOperation<BulkRequest, BulkAnswer> = 
       if (wanted !== undefined && wanted[0] !== undefined) return flagNotFound(wanted[0]);
       return { namespaceKey: request.namespaceKey, etag: undefined, flags: [] };
     }
-    const etag = bulkEtag(snapshot.snapshot.checksum, request.context);
+    const env = clockReadOnce(settings);
+    const etag = bulkEtag(snapshot.snapshot.checksum, phaseOf(snapshot.snapshot, env), request.context);
     if (request.ifNoneMatch === etag) return { namespaceKey: request.namespaceKey, etag, flags: undefined };
-    const keys = wanted ?? snapshot.snapshot.document.flags.filter((flag) => flag.type === 'BOOLEAN_FLAG_TYPE' || flag.enabled).map((flag) => flag.key);
-    const env = { now: settings.now() };
+    const { compiled } = snapshot;
+    const enabledNow = (key: string): boolean => {
+      const flag = compiled.flags.get(key);
+      return flag !== undefined && (flag.type === 'BOOLEAN_FLAG_TYPE' || flagEnabled(flag, env));
+    };
+    const keys = wanted ?? snapshot.snapshot.document.flags.map((flag) => flag.key).filter(enabledNow);
     const flags: EvaluatedFlag[] = [];
     for (const key of keys) {
       const flag = evaluateFlag(snapshot.compiled, key, request, env, settings.recorder);

@@ -1,7 +1,7 @@
 /**
  * The client-side SDK snapshot of one namespace (`/internal/v1/evaluation/snapshot/namespace/{key}`,
- * gRPC `DataService/EvaluationSnapshotNamespace`), gated by the client's
- * `X-Flipt-Accept-Server-Version`.
+ * gRPC `DataService/EvaluationSnapshotNamespace`), folded at the evaluator's time and gated by the
+ * client's `X-Flipt-Accept-Server-Version`.
  */
 import type { SnapshotDocument } from '@ensign/engine';
 import type { EvaluationOperation } from '../request/evaluation-operation.js';
@@ -28,8 +28,8 @@ export const documentOf = (answer: SnapshotAnswer): SnapshotDocument => answer.s
 export const snapshotOperation: EvaluationOperation<SnapshotRequest, SnapshotAnswer> = {
   decode: (input) => ({ key: input.params[0] ?? '', gate: gateFor(input.header('x-flipt-accept-server-version')) }),
   namespaces: (request) => [request.key],
-  evaluate(request, held) {
+  evaluate(request, held, settings) {
     const snapshot = held(request.key)?.snapshot;
-    return { key: request.key, served: snapshot === undefined ? undefined : gatedSnapshot(snapshot, request.gate) };
+    return { key: request.key, served: snapshot === undefined ? undefined : gatedSnapshot(snapshot, request.gate, settings) };
   },
 };

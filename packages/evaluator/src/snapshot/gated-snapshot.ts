@@ -1,36 +1,57 @@
 /**
- * The snapshot document as a client of some version is shown it, serialised once per
- * (snapshot, gate) and kept until the snapshot is replaced, so serving it costs no serialisation.
+ * The snapshot document as a client of some version is shown it: folded into Flipt's plain form at
+ * the current time (schedules, windows, ramps and prerequisites are Ensign's; see
+ * `effectiveSnapshotFlag`), gated, and serialised once per (snapshot, gate, phase), where the phase
+ * counts the document's boundaries passed. It is kept until the snapshot is replaced or a boundary
+ * passes, so serving it costs no serialisation.
  */
 import { createHash } from 'node:crypto';
-import type { NamespaceSnapshot, SnapshotDocument, SnapshotFlag, SnapshotRollout, SnapshotRule, SnapshotSegment } from '@ensign/engine';
+import {
+  boundariesPassed,
+  effectiveSnapshotDocument,
+  type EvaluationEnv,
+  type NamespaceSnapshot,
+  type SnapshotDocument,
+  type SnapshotFlag,
+  type SnapshotRollout,
+  type SnapshotRule,
+  type SnapshotSegment,
+} from '@ensign/engine';
 import type { SnapshotGate } from './server-version.js';
+import { boundariesOf } from './snapshot-phase.js';
 
 /** One gated rendering of a snapshot: its entity tag, document and JSON text. */
 export interface GatedSnapshot {
-  /** Derived from the snapshot checksum and the gate: any change of the namespace changes it. */
+  /** Derived from the snapshot checksum, the gate and the phase: any change of the namespace or of its flags' state changes it. */
   etag: string;
   document: SnapshotDocument;
   body: string;
+  /** The document's boundaries passed when it was rendered. */
+  phase: number;
 }
 
+/** The latest rendering per gate: time only moves forward, so an earlier phase is not asked for again. */
 const rendered = new WeakMap<NamespaceSnapshot, Map<SnapshotGate, GatedSnapshot>>();
 
-/** The gated document, entity tag and body of `snapshot` for `gate`, computed on first use. */
-export function gatedSnapshot(snapshot: NamespaceSnapshot, gate: SnapshotGate): GatedSnapshot {
+/**
+ * The gated document, entity tag and body of `snapshot` for `gate` at the clock's time (read only
+ * when the document has boundaries), computed on first use in each phase.
+ */
+export function gatedSnapshot(snapshot: NamespaceSnapshot, gate: SnapshotGate, clock: EvaluationEnv): GatedSnapshot {
+  const boundaries = boundariesOf(snapshot);
+  const now = boundaries.length === 0 ? 0 : clock.now();
+  const phase = boundaries.length === 0 ? 0 : boundariesPassed(boundaries, now);
   let perGate = rendered.get(snapshot);
   if (perGate === undefined) {
     perGate = new Map();
     rendered.set(snapshot, perGate);
   }
   let entry = perGate.get(gate);
-  if (entry === undefined) {
-    const document = gateDocument(snapshot.document, gate);
-    entry = {
-      etag: createHash('sha1').update(`${snapshot.checksum}:${gate}`).digest('hex'),
-      document,
-      body: JSON.stringify(document),
-    };
+  if (entry === undefined || entry.phase !== phase) {
+    const document = gateDocument(effectiveSnapshotDocument(snapshot.document, now), gate);
+    // A document that never changes with time keeps the tag it has always had.
+    const tagged = phase === 0 ? `${snapshot.checksum}:${gate}` : `${snapshot.checksum}:${gate}:${phase}`;
+    entry = { etag: createHash('sha1').update(tagged).digest('hex'), document, body: JSON.stringify(document), phase };
     perGate.set(gate, entry);
   }
   return entry;

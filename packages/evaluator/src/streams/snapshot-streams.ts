@@ -3,13 +3,17 @@
  * its streams as one frame encoded once; a stream is sent a state only when its digest differs from
  * the last one it was sent. A stream whose socket has not taken its last frame is not written to:
  * it is marked behind and sent the current state once it drains, so it never holds more than one
- * frame; one that stays behind for `slowAfterMs` is dropped, logged and counted.
+ * frame; one that stays behind for `slowAfterMs` is dropped, logged and counted. A streamed
+ * namespace whose flags have schedules, windows or ramps is sent again when its next boundary
+ * passes, on this process's clock, so its streams follow even when no new version arrives.
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { type EvaluationEnv, nextBoundary } from '@ensign/engine';
 import type { Logger } from 'pino';
 import { gatedSnapshot } from '../snapshot/gated-snapshot.js';
 import type { SnapshotGate } from '../snapshot/server-version.js';
+import { boundariesOf } from '../snapshot/snapshot-phase.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { contentTypeOf, type StreamFraming, snapshotFrame } from './stream-frames.js';
 
@@ -18,6 +22,9 @@ export type StreamedSource = SnapshotSource & Required<Pick<SnapshotSource, 'onC
 
 /** How long a stream may stay behind before it is dropped, unless set (Flipt waits 15 s per subscriber). */
 export const DEFAULT_SLOW_AFTER_MS = 15_000;
+
+/** The longest delay a timer takes; a boundary further away is waited for in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** One stream being opened. */
 export interface StreamRequest {
@@ -55,17 +62,23 @@ export interface SnapshotStreamsOptions {
   source: StreamedSource;
   logger: Logger;
   slowAfterMs?: number;
+  /** The clock boundaries are followed on; `Date.now` when not set. */
+  clock?: EvaluationEnv;
 }
 
 export class SnapshotStreams {
   private readonly byNamespace = new Map<string, Set<Watcher>>();
+  /** Per streamed namespace with a boundary ahead: the timer that sends its state when it passes. */
+  private readonly boundaryTimers = new Map<string, NodeJS.Timeout>();
   private readonly source: StreamedSource;
   private readonly slowAfterMs: number;
+  private readonly clock: EvaluationEnv;
   readonly counts: StreamCounts = { open: { ndjson: 0, sse: 0 }, messages: { ndjson: 0, sse: 0 }, dropped: 0 };
 
   constructor(private readonly options: SnapshotStreamsOptions) {
     this.source = options.source;
     this.slowAfterMs = options.slowAfterMs ?? DEFAULT_SLOW_AFTER_MS;
+    this.clock = options.clock ?? { now: Date.now };
     this.source.onChange((key) => this.changed(key));
   }
 
@@ -97,6 +110,7 @@ export class SnapshotStreams {
       watchers = new Set();
       this.byNamespace.set(request.key, watchers);
       this.source.pin(request.key);
+      this.followBoundaries(request.key);
     }
     watchers.add(watcher);
     this.counts.open[watcher.framing]++;
@@ -108,6 +122,8 @@ export class SnapshotStreams {
   /** Ends every stream (shutdown): clients reconnect elsewhere. */
   closeAll(): void {
     for (const watchers of this.byNamespace.values()) for (const watcher of watchers) watcher.res.end();
+    for (const timer of this.boundaryTimers.values()) clearTimeout(timer);
+    this.boundaryTimers.clear();
   }
 
   /** Streams open now. */
@@ -119,13 +135,31 @@ export class SnapshotStreams {
     const watchers = this.byNamespace.get(key);
     if (watchers === undefined) return;
     for (const watcher of watchers) this.send(watcher);
+    this.followBoundaries(key);
+  }
+
+  /** Sets the namespace's timer for its next boundary, if the version held has one ahead. */
+  private followBoundaries(key: string): void {
+    clearTimeout(this.boundaryTimers.get(key));
+    this.boundaryTimers.delete(key);
+    const held = this.source.get(key);
+    if (held === undefined) return;
+    const boundaries = boundariesOf(held.snapshot);
+    if (boundaries.length === 0) return;
+    const now = this.clock.now();
+    const next = nextBoundary(boundaries, now);
+    if (next === undefined) return;
+    // A millisecond past the boundary, so the clock has reached it when the timer fires; a timer
+    // that fires early anyway sends nothing new and is set again.
+    const timer = setTimeout(() => this.changed(key), Math.min(next - now + 1, MAX_TIMER_MS)).unref();
+    this.boundaryTimers.set(key, timer);
   }
 
   private send(watcher: Watcher): void {
     // A namespace not held (deleted, or not created yet) is not announced: its streams stay quiet.
     const held = this.source.get(watcher.key);
     if (held === undefined) return;
-    const served = gatedSnapshot(held.snapshot, watcher.gate);
+    const served = gatedSnapshot(held.snapshot, watcher.gate, this.clock);
     if (served.etag === watcher.lastSent) return;
     const { socket } = watcher;
     if (socket.writableNeedDrain) {
@@ -160,6 +194,8 @@ export class SnapshotStreams {
     this.counts.open[watcher.framing]--;
     if (watchers.size > 0) return;
     this.byNamespace.delete(watcher.key);
+    clearTimeout(this.boundaryTimers.get(watcher.key));
+    this.boundaryTimers.delete(watcher.key);
     this.source.unpin(watcher.key);
   }
 }
