@@ -22,6 +22,7 @@ import { registerHistoryRoutes } from './features/history/history.routes.js';
 import { registerNamespaceRoutes } from './features/namespaces/namespace.routes.js';
 import { registerRolloutRoutes } from './features/rollouts/rollout.routes.js';
 import { registerRuleRoutes } from './features/rules/rule.routes.js';
+import { registerScheduleRoutes } from './features/schedules/schedule.routes.js';
 import { registerSegmentRoutes } from './features/segments/segment.routes.js';
 import { registerVariantRoutes } from './features/variants/variant.routes.js';
 import { registerHealthRoutes } from './health/health.routes.js';
@@ -86,6 +87,7 @@ function apiRouter(store: ManagementStore, services: ManagementServices, bodyLim
   registerRuleRoutes(router, services.rules, op);
   registerDistributionRoutes(router, services.distributions, op);
   registerRolloutRoutes(router, services.rollouts, op);
+  registerScheduleRoutes(router, services.schedules, op);
   registerHistoryRoutes(router, store.audit, op);
   // About the caller itself: no operation (a scoped token hears about its own namespace).
   registerPermissionsRoutes(router, store.namespaces, guard);

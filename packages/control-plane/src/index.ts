@@ -28,6 +28,8 @@ export type { PipelineBus, PipelineHolder, SnapshotPipelineOptions, SnapshotStat
 export type { PublishCounts, PublishingBus } from './snapshots/bus-publisher.js';
 export { SnapshotReconciler } from './snapshots/snapshot-reconciler.js';
 export { RevisionPoll } from './snapshots/revision-poll.js';
+export { StepRunner } from './schedules/step-runner.js';
+export type { StepRunnerOptions, StepStore } from './schedules/step-runner.js';
 export type { RevisionPollOptions } from './snapshots/revision-poll.js';
 export type { ReconciledBus, ReconcileResult, SnapshotReconcilerOptions } from './snapshots/snapshot-reconciler.js';
 export { createMetricsRegistry } from './metrics/metrics-registry.js';

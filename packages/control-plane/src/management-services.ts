@@ -8,6 +8,7 @@ import { FlagService } from './features/flags/flag.service.js';
 import { NamespaceService } from './features/namespaces/namespace.service.js';
 import { RolloutService } from './features/rollouts/rollout.service.js';
 import { RuleService } from './features/rules/rule.service.js';
+import { ScheduleService } from './features/schedules/schedule.service.js';
 import { SegmentService } from './features/segments/segment.service.js';
 import { VariantService } from './features/variants/variant.service.js';
 import type { ManagementStore } from './store.js';
@@ -21,6 +22,7 @@ export interface ManagementServices {
   rules: RuleService;
   distributions: DistributionService;
   rollouts: RolloutService;
+  schedules: ScheduleService;
 }
 
 export function managementServices(store: ManagementStore): ManagementServices {
@@ -33,5 +35,6 @@ export function managementServices(store: ManagementStore): ManagementServices {
     rules: new RuleService(store.rules),
     distributions: new DistributionService(store.distributions),
     rollouts: new RolloutService(store.rollouts),
+    schedules: new ScheduleService(store.schedules),
   };
 }

@@ -6,6 +6,7 @@ import type { HistoryRepository } from './features/history/history.repository.js
 import type { NamespaceRepository } from './features/namespaces/namespace.repository.js';
 import type { RolloutRepository } from './features/rollouts/rollout.repository.js';
 import type { RuleRepository } from './features/rules/rule.repository.js';
+import type { ScheduleRepository } from './features/schedules/schedule.repository.js';
 import type { SegmentRepository } from './features/segments/segment.repository.js';
 import type { VariantRepository } from './features/variants/variant.repository.js';
 
@@ -19,6 +20,8 @@ export interface ManagementStore {
   rules: RuleRepository;
   distributions: DistributionRepository;
   rollouts: RolloutRepository;
+  /** Flags' scheduled changes. */
+  schedules: ScheduleRepository;
   /** Whole namespaces as Flipt documents (export, import). */
   documents: DocumentRepository;
   /** The history of changes (`audit_events`), one entry per committed write. */

@@ -162,6 +162,39 @@ test('a segment the document uses must be defined by it or stay in the namespace
   t.regex(dropped.json.message, /flags\[0\]\.rules\[0\]\.segment: no segment "beta" in namespace "shop"/);
 });
 
+test('a prerequisite may name a flag the namespace keeps, with the variants it has; the preview refuses what the import would', async (t) => {
+  const requiring = (prerequisites: unknown[]) => ({ flags: [{ key: 'gated', name: 'Gated', type: 'BOOLEAN_FLAG_TYPE', prerequisites }] });
+  t.is((await importInto('shop', 'dryRun=true', requiring([{ flag: 'checkout', variants: ['green'] }]))).status, 200, 'checkout is in shop');
+  const purple = await importInto('shop', 'dryRun=true', requiring([{ flag: 'checkout', variants: ['purple'] }]));
+  t.is(purple.status, 400, purple.text);
+  t.regex(purple.json.message, /flags\[0\]\.prerequisites\[0\]\.variants: flag "checkout" has no variant "purple"$/);
+  const dropped = await importInto('shop', 'drop=true&dryRun=true', requiring([{ flag: 'banner', enabled: true }]));
+  t.is(dropped.status, 400, 'not once everything is dropped');
+  t.regex(dropped.json.message, /flags\[0\]\.prerequisites\[0\]\.flag: no flag "banner" in namespace "shop"$/);
+});
+
+test('windows, ramps, prerequisites and schedules go in through the route and come out in the export', async (t) => {
+  const doc = {
+    flags: [
+      { key: 'base', name: 'Base', type: 'BOOLEAN_FLAG_TYPE', enabled: true },
+      {
+        key: 'launch',
+        name: 'Launch',
+        type: 'BOOLEAN_FLAG_TYPE',
+        enabled: false,
+        rollouts: [{ threshold: { percentage: 5, value: true, ramp: [{ at: '2099-01-01T00:00:00.000Z', percentage: 50 }] }, valid_until: '2099-06-01T00:00:00.000Z' }],
+        prerequisites: [{ flag: 'base', enabled: true }],
+        schedules: [{ at: '2099-01-01T00:00:00.000Z', enabled: true }],
+      },
+    ],
+  };
+  const res = await importInto('timed', '', doc);
+  t.is(res.status, 200, res.text);
+  t.deepEqual((await exported('timed')).flags, doc.flags);
+  const schedules = await h.call('GET', '/api/v1/namespaces/timed/flags/launch/schedules');
+  t.like(schedules.json.schedules, [{ at: '2099-01-01T00:00:00.000Z', enabled: true, status: 'pending' }]);
+});
+
 test('unreadable bodies and bad options are 400s', async (t) => {
   const yaml = await importInto('copy', 'dryRun=true', 'flags:\n  - key: a\n   name: b\n');
   t.is(yaml.status, 400);

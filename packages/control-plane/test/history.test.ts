@@ -68,8 +68,8 @@ test('pages of `limit` entries follow each other through nextPageToken', async (
 
 test('bad filters are a 400 that names the field', async (t) => {
   const cases: Array<[string, string]> = [
-    ['type=flags', 'invalid field type: "flags" is not one of namespace, flag, variant, segment, constraint, rule, distribution, rollout'],
-    ['action=removed', 'invalid field action: "removed" is not one of created, updated, deleted, reordered, imported'],
+    ['type=flags', 'invalid field type: "flags" is not one of namespace, flag, variant, segment, constraint, rule, distribution, rollout, schedule'],
+    ['action=removed', 'invalid field action: "removed" is not one of created, updated, deleted, reordered, imported, stepped'],
     ['from=yesterday', 'invalid field from: must be an RFC 3339 time such as 2026-01-31T12:00:00Z, not "yesterday"'],
     ['from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', 'invalid field to: must be later than from'],
     ['limit=5000', 'invalid field limit: must be between 0 and 1000'],

@@ -59,7 +59,7 @@ const flag = (namespaceKey: string, key: string, enabled: boolean): CreateFlag =
 const enabledIn = (p: Pair, ns: string, key: string): boolean | undefined => {
   const held = p.holder.peek(ns);
   if (held === undefined) return undefined;
-  const result = evaluateBoolean(held.compiled, { flagKey: key, entityId: 'e', context: {} }, { now: 0 });
+  const result = evaluateBoolean(held.compiled, { flagKey: key, entityId: 'e', context: {} }, { now: () => 0 });
   return 'enabled' in result ? result.enabled : undefined;
 };
 

@@ -87,6 +87,7 @@ const STATE: NamespaceState = {
     ]),
     segment('unused', 'ALL_MATCH_TYPE', []),
   ],
+  schedules: [],
 };
 
 const BETA = {

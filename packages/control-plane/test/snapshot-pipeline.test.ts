@@ -30,7 +30,7 @@ async function assertMatchesDatabase(t: import('ava').ExecutionContext, ns: stri
     for (const entityId of ['u1', 'u2', 'u3']) {
       const input = { flagKey: flag.key, entityId, context: { plan: 'pro', country: 'de', tier: 'free', seats: '20' } };
       const evaluate = flag.type === 'VARIANT_FLAG_TYPE' ? evaluateVariant : evaluateBoolean;
-      t.deepEqual(evaluate(held!.compiled, input, { now: 0 }), evaluate(whole.compiled, input, { now: 0 }), `${flag.key}/${entityId}`);
+      t.deepEqual(evaluate(held!.compiled, input, { now: () => 0 }), evaluate(whole.compiled, input, { now: () => 0 }), `${flag.key}/${entityId}`);
     }
   }
 }
@@ -59,8 +59,8 @@ test.serial('a segment edit reaches every flag that uses it', async (t) => {
     t.is((await api.post(`${base}/flags/${key}/rollouts`, { rank: 1, segment: { segmentKey: 'shared', value: true } })).status, 200);
   }
   const input = (flagKey: string) => ({ flagKey, entityId: 'e', context: { plan: 'free' } });
-  t.like(evaluateBoolean(h.source.peek('default')!.compiled, input('one'), { now: 0 }), { enabled: true });
+  t.like(evaluateBoolean(h.source.peek('default')!.compiled, input('one'), { now: () => 0 }), { enabled: true });
   t.is((await api.post(`${base}/segments/shared/constraints`, { type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'pro' })).status, 200);
-  for (const key of ['one', 'two']) t.like(evaluateBoolean(h.source.peek('default')!.compiled, input(key), { now: 0 }), { enabled: false }, key);
+  for (const key of ['one', 'two']) t.like(evaluateBoolean(h.source.peek('default')!.compiled, input(key), { now: () => 0 }), { enabled: false }, key);
   await assertMatchesDatabase(t, 'default');
 });

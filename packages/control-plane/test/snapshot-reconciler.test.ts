@@ -10,7 +10,7 @@ class FakeStore implements SnapshotStateReader {
   async readNamespaceState(key: string): Promise<NamespaceState | undefined> {
     const revision = this.namespaces.get(key);
     if (revision === undefined) return undefined;
-    return { namespace: { key } as NamespaceState['namespace'], revision, flags: [], rules: [], rollouts: [], segments: [] };
+    return { namespace: { key } as NamespaceState['namespace'], revision, flags: [], rules: [], rollouts: [], segments: [], schedules: [] };
   }
 
   async listNamespaceRevisions(): Promise<NamespaceRevision[]> {

@@ -39,5 +39,5 @@ export type {
   Readiness,
   RunningGrpcServer,
 } from './evaluation.js';
-export { authBindings, fliptBinding } from './management.js';
-export type { AuthBindingDeps, FliptBindingDeps } from './management.js';
+export { authBindings, flagTimingBinding, fliptBinding } from './management.js';
+export type { AuthBindingDeps, FlagTimingBindingDeps, FliptBindingDeps } from './management.js';

@@ -1,8 +1,11 @@
 /**
  * `@ensign/grpc/management`: the services over the control plane (`flipt.Flipt`, with its legacy
- * Evaluate methods, and the authentication services); only `ensign server` loads them.
+ * Evaluate methods, Ensign's `ensign.flags.v1.FlagTimingService`, and the authentication
+ * services); only `ensign server` loads them.
  */
 export { authBindings } from './services/auth.service.js';
 export type { AuthBindingDeps } from './services/auth.service.js';
 export { fliptBinding } from './services/flipt.service.js';
 export type { FliptBindingDeps } from './services/flipt.service.js';
+export { flagTimingBinding } from './services/flag-timing.service.js';
+export type { FlagTimingBindingDeps } from './services/flag-timing.service.js';

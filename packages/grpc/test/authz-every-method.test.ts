@@ -15,7 +15,7 @@ import { FLIPT_EXAMPLE_ROLES } from '@ensign/testkit';
 import { type Client, credentials, makeGenericClientConstructor, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { pino } from 'pino';
 import { grpcOperationOf } from '../src/call-auth.js';
-import { authBindings, type GrpcBinding, type RunningGrpcServer, serviceDefinition, startGrpcServer } from '../src/index.js';
+import { authBindings, flagTimingBinding, type GrpcBinding, type RunningGrpcServer, serviceDefinition, startGrpcServer } from '../src/index.js';
 import { fliptBinding } from '../src/services/flipt.service.js';
 
 /** Methods outside authorization: Flipt's legacy evaluation and its skip list. */
@@ -46,7 +46,8 @@ test.before(async () => {
   const policy = new AccessPolicy({ required: true, exclude: { management: false, evaluation: false, ofrep: false } });
   const authenticator = new Authenticator({ store: store.authentications });
   const auth = { store: store.authentications, authenticator, policy, session: { tokenLifetimeMs: 3_600_000 }, methods: {} } as unknown as AppAuth;
-  bindings = [fliptBinding({ services: managementServices(store), authorization }), ...authBindings({ auth })];
+  const services = managementServices(store);
+  bindings = [fliptBinding({ services, authorization }), flagTimingBinding({ services }), ...authBindings({ auth })];
   grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, bindings, auth: { policy, authenticator, authorization }, logger: pino({ level: 'silent' }) });
   for (const role of Object.keys(MAY)) {
     const metadata: Record<string, string> = role === 'none' ? {} : { 'io.flipt.auth.role': role };

@@ -2,10 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Caller, currentActor, PolicyFileError } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { AnalyticsRetention, type AppAuth, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, managementServices, registerAuthorizationMetrics, registerPublishMetrics, RevisionPoll, SnapshotPipeline, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
+import { AnalyticsRetention, type AppAuth, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, managementServices, registerAuthorizationMetrics, registerPublishMetrics, RevisionPoll, SnapshotPipeline, StepRunner, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
 import { createEvaluationHandler, InProcessSnapshotSource, registerStreamMetrics, type SnapshotStreams } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
-import { authBindings, fliptBinding } from '@ensign/grpc/management';
+import { authBindings, flagTimingBinding, fliptBinding } from '@ensign/grpc/management';
 import type { SqlStore } from '@ensign/store';
 import type { Logger } from 'pino';
 import { openAuditTrail } from '../audit-trail.js';
@@ -26,6 +26,8 @@ import { openConfiguredUsageBus, startUsageShipper, type UsageBus, type UsageShi
 
 /** How long shutdown waits for snapshots still being published to NATS. */
 const BUS_DRAIN_MS = 5000;
+/** How often steps set through other servers are looked for when `db.poll_interval` is 0. */
+const STEP_POLL_MS = 1000;
 
 /**
  * One request listener for both halves: the evaluator takes its routes, and hands every other
@@ -61,6 +63,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   let bus: SnapshotBus | undefined;
   let reconciler: SnapshotReconciler | undefined;
   let poll: RevisionPoll | undefined;
+  let steps: StepRunner | undefined;
   let readCache: OpenedReadCache | undefined;
   let digestBus: DigestBus | undefined;
   let authentication: ServerAuthentication | undefined;
@@ -80,6 +83,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   let streams: SnapshotStreams | undefined;
   /** Stops following the database and publishing to NATS: the revision poll, the reconcile loop, the follower, then what is queued (bounded), then the connection. */
   const closeBus = async (): Promise<void> => {
+    await steps?.stop();
     await poll?.stop();
     await reconciler?.stop();
     await pipeline?.stop();
@@ -144,6 +148,13 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
       poll = new RevisionPoll({ store, pipeline, intervalMs: config.db.poll_interval, logger, ...(invalidator === undefined ? {} : { onStoredChange: invalidator.notifyStored }) });
       poll.start();
     }
+    // Schedules, window edges and ramp steps are taken on time (missed ones now, in order), recorded and published.
+    steps = new StepRunner({ steps: store.schedules, logger, pollMs: config.db.poll_interval > 0 ? config.db.poll_interval : STEP_POLL_MS });
+    const runner = steps;
+    store.onCommit(({ record }) => {
+      if (record.resource === 'schedule' || record.resource === 'rule' || record.resource === 'rollout' || record.action === 'imported') runner.wake();
+    });
+    await steps.start();
     // Local or git storage: the feature files are written into the database (start-up fails when
     // they cannot be), then followed; each change goes through the pipeline like any write.
     declarative = await startDeclarativeStorage(config, store, logger, metrics);
@@ -190,7 +201,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     grpc = await startGrpcListener({
       config,
       logger,
-      bindings: [fliptBinding({ services, source, ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) }), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
+      bindings: [fliptBinding({ services, source, ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) }), flagTimingBinding({ services }), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
       auth: { ...grpcAuth(authentication.evaluator, authentication.app.authenticator), ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) },
       readiness: managed,
       tls,

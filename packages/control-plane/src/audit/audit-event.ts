@@ -68,11 +68,12 @@ export function rfc3339(at: string, now: () => Date): string {
 }
 
 /**
- * Flipt's verb for a change: an order request is an update of its rules (rollouts), and an import
- * (Flipt's importer makes one event per resource) an update of the namespace it filled.
+ * Flipt's verb for a change: an order request is an update of its rules (rollouts), an import
+ * (Flipt's importer makes one event per resource) an update of the namespace it filled, and a
+ * step taking effect an update of its flag.
  */
 const auditActionOf = (action: ChangeRecord['action']): AuditAction =>
-  action === 'reordered' || action === 'imported' ? 'updated' : action;
+  action === 'reordered' || action === 'imported' || action === 'stepped' ? 'updated' : action;
 
 /** The audit event Flipt would send for this change; `now` stamps a record whose `at` is unreadable. */
 export function toAuditEvent(record: ChangeRecord, now: () => Date = () => new Date()): AuditEvent {

@@ -3,7 +3,7 @@
  * exactly the fields of Flipt's audit types (internal/server/audit/types.go) and, for deletes and
  * order requests, the fields of Flipt's request messages (rpc/flipt/flipt.pb.go json tags).
  */
-import type { ChangeRecord, Constraint, Distribution, Flag, Namespace, Rollout, Rule, Segment, Variant } from '@ensign/core';
+import type { ChangeRecord, Constraint, Distribution, Flag, FlagSchedule, Namespace, Rollout, Rule, Segment, Variant } from '@ensign/core';
 
 type Fields = Record<string, unknown>;
 
@@ -66,6 +66,11 @@ export function rolloutPayload(r: Loose<Rollout>): Fields {
   return out;
 }
 
+/** Ensign's scheduled flag changes; Flipt has no such event. */
+export function schedulePayload(s: Loose<FlagSchedule>): Fields {
+  return { id: text(s?.id), flag_key: text(s?.flagKey), at: text(s?.at), enabled: s?.enabled === true, status: text(s?.status), namespace_key: text(s?.namespaceKey) };
+}
+
 const PROJECTIONS: Record<ChangeRecord['resource'], (resource: never) => Fields> = {
   namespace: namespacePayload,
   flag: flagPayload,
@@ -75,6 +80,7 @@ const PROJECTIONS: Record<ChangeRecord['resource'], (resource: never) => Fields>
   rule: rulePayload,
   distribution: distributionPayload,
   rollout: rolloutPayload,
+  schedule: schedulePayload,
 };
 
 /** Go's omitempty on the request messages: empty strings are left out. */
@@ -100,6 +106,7 @@ function deleteRequest(record: ChangeRecord): Fields {
     case 'variant':
     case 'rule':
     case 'rollout':
+    case 'schedule':
       return omitEmpty({ id: record.key, flag_key: parent, namespace_key: ns });
   }
 }

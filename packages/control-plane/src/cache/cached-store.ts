@@ -23,6 +23,8 @@ export function withReadCache(store: ManagementStore, cache: ReadCache): Managem
     rules: cachedRules(store.rules, cache),
     distributions: store.distributions,
     rollouts: cachedRollouts(store.rollouts, cache),
+    // Read by the flag page's timeline only; a schedule's commit touches its flag like any write.
+    schedules: store.schedules,
     // An export reads the namespace whole, at one point in time; an import's commit invalidates as any write's.
     documents: store.documents,
     // Every write adds to the history: caching it would only hide the newest entries.

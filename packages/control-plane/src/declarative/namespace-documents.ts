@@ -3,9 +3,20 @@
  * and checked on its own, the documents of one namespace merged across files (a later file's flag
  * or segment replaces an earlier one with the same key; the namespace's name comes from the first
  * document naming it), then every rule and rollout checked to name a segment the merged namespace
- * has. The `default` namespace is always declared, empty when no file gives it anything.
+ * has and every prerequisite to name a flag (with those variants) of it, closing no cycle. The
+ * `default` namespace is always declared, empty when no file gives it anything.
  */
-import { DEFAULT_NAMESPACE, decodeFliptDocuments, documentError, type DocumentFlag, type DocumentSegment, type FliptDocument, isAppError, segmentReferences } from '@ensign/core';
+import {
+  DEFAULT_NAMESPACE,
+  decodeFliptDocuments,
+  documentError,
+  type DocumentSegment,
+  type FliptDocument,
+  isAppError,
+  type PlacedFlag,
+  prerequisiteProblem,
+  segmentReferences,
+} from '@ensign/core';
 import { DeclarativeError } from './declarative-error.js';
 import { readFeatureFile } from './feature-file.js';
 import type { StateFile } from './state-files.js';
@@ -13,7 +24,8 @@ import type { StateFile } from './state-files.js';
 /** A namespace's document as merged from every file, with the documents it came from. */
 interface MergedNamespace {
   namespace: FliptDocument['namespace'];
-  flags: Map<string, DocumentFlag>;
+  /** Each flag with the document and place it was last given in. */
+  flags: Map<string, PlacedFlag>;
   segments: Map<string, DocumentSegment>;
   sources: FliptDocument[];
 }
@@ -45,6 +57,12 @@ function checkSegmentReferences(merged: MergedNamespace): void {
   }
 }
 
+/** Throws for the first prerequisite the merged namespace cannot meet (a missing flag or variant, a cycle), naming its file. */
+function checkPrerequisites(merged: MergedNamespace): void {
+  const problem = prerequisiteProblem([...merged.flags.values()], { namespaceKey: merged.namespace.key, outside: () => undefined });
+  if (problem !== undefined) throw asDeclarative(documentError(problem.at, problem.path, problem.reason), problem.at.source ?? '');
+}
+
 /** Every namespace the files declare, `default` first, the others in the order files first name them. */
 export function namespaceDocuments(files: readonly StateFile[]): Map<string, FliptDocument> {
   const merged = new Map<string, MergedNamespace>();
@@ -57,14 +75,15 @@ export function namespaceDocuments(files: readonly StateFile[]): Map<string, Fli
         merged.set(doc.namespace.key, ns);
       }
       for (const segment of doc.segments) ns.segments.set(segment.key, segment);
-      for (const flag of doc.flags) ns.flags.set(flag.key, flag);
+      doc.flags.forEach((flag, i) => ns.flags.set(flag.key, { flag, at: doc.origin ?? { index: 1 }, path: `flags[${i}]` }));
       ns.sources.push(doc);
     }
   }
   const out = new Map<string, FliptDocument>();
   for (const [key, ns] of merged) {
     checkSegmentReferences(ns);
-    out.set(key, { namespace: ns.namespace, flags: [...ns.flags.values()], segments: [...ns.segments.values()] });
+    checkPrerequisites(ns);
+    out.set(key, { namespace: ns.namespace, flags: [...ns.flags.values()].map((p) => p.flag), segments: [...ns.segments.values()] });
   }
   return out;
 }

@@ -1,13 +1,15 @@
-import type { ComparisonType, Flag, MatchType, Segment, Variant } from '@ensign/core';
+import type { ComparisonType, Flag, MatchType, Prerequisite, Segment, ValidityWindow, Variant } from '@ensign/core';
 import type {
   CompileOptions,
   SnapshotComparisonType,
   SnapshotDistribution,
   SnapshotFlag,
   SnapshotMatchType,
+  SnapshotPrerequisite,
   SnapshotRollout,
   SnapshotRule,
   SnapshotSegment,
+  SnapshotWindow,
 } from '@ensign/engine';
 import { SnapshotVersion } from '@ensign/snapshots';
 import type { FlagsState, NamespaceState, NamespaceStateRollout, NamespaceStateRule } from '@ensign/store';
@@ -64,6 +66,15 @@ function byFlag<R extends { flagKey: string }>(rows: readonly R[]): Map<string, 
   return out;
 }
 
+/** A window's bounds that are set. */
+const windowOf = (part: ValidityWindow): SnapshotWindow => ({
+  ...(part.validFrom === undefined ? {} : { validFrom: part.validFrom }),
+  ...(part.validUntil === undefined ? {} : { validUntil: part.validUntil }),
+});
+
+const prerequisiteOf = (p: Prerequisite): SnapshotPrerequisite =>
+  p.variants === undefined ? { flagKey: p.flagKey, enabled: p.enabled === true } : { flagKey: p.flagKey, variants: [...p.variants] };
+
 const byRank = <R extends { rank: number }>(rows: readonly R[]): R[] => [...rows].sort((a, b) => a.rank - b.rank);
 
 function toSnapshotRules(
@@ -78,6 +89,7 @@ function toSnapshotRules(
       id: rule.id,
       rank: rule.rank,
       segmentOperator: rule.segmentOperator,
+      ...windowOf(rule),
       // Each rule once, whatever its segment count (Flipt repeats multi-segment rules; reference §2.11).
       segments: segmentsOf(rule.segmentKeysInOrder, segments, `rule "${rule.id}"`),
       distributions: rule.distributions.map((d): SnapshotDistribution => {
@@ -94,7 +106,7 @@ function toSnapshotRollouts(
   segments: ReadonlyMap<string, SnapshotSegment>,
 ): SnapshotRollout[] {
   return byRank(rollouts).map((rollout) => {
-    const out: SnapshotRollout = { type: rollout.type, rank: rollout.rank };
+    const out: SnapshotRollout = { type: rollout.type, rank: rollout.rank, ...windowOf(rollout) };
     if (rollout.segment !== undefined) {
       out.segment = {
         value: rollout.segment.value,
@@ -104,6 +116,7 @@ function toSnapshotRollouts(
     }
     if (rollout.threshold !== undefined) {
       out.threshold = { percentage: rollout.threshold.percentage, value: rollout.threshold.value };
+      if (rollout.threshold.ramp !== undefined) out.threshold.ramp = rollout.threshold.ramp.map(({ at, percentage }) => ({ at, percentage }));
     }
     return out;
   });
@@ -118,6 +131,7 @@ export function buildSnapshotFlags(state: FlagsState): SnapshotFlag[] {
   const segments = new Map(state.segments.map((s) => [s.key, toSnapshotSegment(s)]));
   const rulesByFlag = byFlag(state.rules);
   const rolloutsByFlag = byFlag(state.rollouts);
+  const schedulesByFlag = byFlag(state.schedules);
   return state.flags.map((flag): SnapshotFlag => {
     const isVariant = flag.type === 'VARIANT_FLAG_TYPE';
     const out: SnapshotFlag = {
@@ -133,6 +147,10 @@ export function buildSnapshotFlags(state: FlagsState): SnapshotFlag[] {
     };
     const dv = flag.defaultVariant;
     if (dv !== undefined) out.defaultVariant = { id: dv.id, key: dv.key, attachment: dv.attachment };
+    // Ensign's extensions, present only when set so flags without them keep Flipt's document and checksum.
+    if (flag.prerequisites !== undefined) out.prerequisites = flag.prerequisites.map(prerequisiteOf);
+    const schedules = schedulesByFlag.get(flag.key);
+    if (schedules !== undefined) out.schedules = schedules.map(({ at, enabled }) => ({ at, enabled }));
     return out;
   });
 }

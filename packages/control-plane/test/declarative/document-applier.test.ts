@@ -3,10 +3,12 @@
  * filled, only changed namespaces rewritten, a renamed namespace updated, a namespace no file
  * declares any more deleted and `default` emptied, and an invalid set writing nothing at all.
  */
+import { evaluateVariant } from '@ensign/engine';
 import { openStore, type SqlStore } from '@ensign/store';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '@ensign/testkit';
 import test from 'ava';
 import { DeclarativeError, DocumentApplier } from '../../src/declarative/index.js';
+import { buildVersion } from '../../src/index.js';
 
 const file = (path: string, text: string) => ({ path, content: Buffer.from(text) });
 
@@ -22,6 +24,23 @@ flags:
         distributions: [{variant: ${variant}, rollout: 100}]
 segments:
   - {key: pro, name: Pro, match_type: ALL_MATCH_TYPE, constraints: [{type: STRING_COMPARISON_TYPE, property: plan, operator: eq, value: pro}]}
+`;
+/** A rule served from 2030 on, to those who see the banner (Ensign's extension of the document). */
+const TIMED = (banner: boolean) => `namespace: timed
+flags:
+  - {key: banner, name: Banner, type: BOOLEAN_FLAG_TYPE, enabled: ${banner}}
+  - key: checkout
+    name: Checkout
+    type: VARIANT_FLAG_TYPE
+    enabled: true
+    variants: [{key: new, name: New}, {key: old, name: Old, default: true}]
+    rules:
+      - segment: everyone
+        distributions: [{variant: new, rollout: 100}]
+        valid_from: 2030-01-01T00:00:00Z
+    prerequisites: [{flag: banner, enabled: true}]
+segments:
+  - {key: everyone, name: Everyone, match_type: ALL_MATCH_TYPE}
 `;
 const BILLING = 'namespace: billing\nflags:\n  - {key: invoices, name: Invoices, type: BOOLEAN_FLAG_TYPE, enabled: true}\n';
 const DEFAULT = 'flags:\n  - {key: banner, name: Banner, type: BOOLEAN_FLAG_TYPE, enabled: true}\n';
@@ -72,6 +91,28 @@ for (const dialect of TEST_DIALECTS) {
     t.is((await store.namespaces.get('shop')).name, 'Online shop');
     t.deepEqual(await keys(), ['default', 'shop']);
     t.deepEqual(await flagKeys('default'), [], 'default is emptied, never deleted');
+  });
+
+  test.serial(`${dialect}: a rule's window and a flag's prerequisite in a file are served`, async (t) => {
+    const applier = new DocumentApplier({ documents: store.documents, namespaces: store.namespaces });
+    const served = async (at: string) => {
+      const state = await store.readNamespaceState('timed');
+      if (state === undefined) throw new Error('namespace timed missing');
+      const { compiled } = buildVersion(state, { hash: 'murmur3' });
+      const result = evaluateVariant(compiled, { flagKey: 'checkout', entityId: 'u1', context: {} }, { now: () => Date.parse(at) });
+      return 'variantKey' in result ? [result.variantKey, result.match, result.prerequisite] : result;
+    };
+    await applier.apply([file('timed.features.yml', TIMED(true))]);
+    t.deepEqual((await store.rules.list('timed', 'checkout', { limit: 10, offset: 0 })).items[0]?.validFrom, '2030-01-01T00:00:00.000Z');
+    t.deepEqual(await served('2029-12-31T23:59:59.999Z'), ['old', false, undefined], 'before the window: the default variant');
+    t.deepEqual(await served('2030-01-01T00:00:00.000Z'), ['new', true, undefined], 'from its start: the rule');
+
+    await applier.apply([file('timed.features.yml', TIMED(false))]);
+    t.deepEqual(await served('2030-06-01T00:00:00.000Z'), ['old', false, 'banner'], 'the banner is off: the prerequisite fails');
+
+    const err = await t.throwsAsync(applier.apply([file('timed.features.yml', TIMED(true).replace('{flag: banner', '{flag: bannner'))]), { instanceOf: DeclarativeError });
+    t.is(err?.file, 'timed.features.yml');
+    t.is(err?.path, 'flags[1].prerequisites[0].flag');
   });
 
   test.serial(`${dialect}: an invalid set writes nothing`, async (t) => {

@@ -90,6 +90,22 @@ test('a rule may use a segment another file of the namespace defines; an unknown
   t.is(err?.message, 'b.features.yml: document 1 (namespace "production"): flags[0].rules[0].segment: no segment "beta" in namespace "production"');
 });
 
+test('a prerequisite may name a flag another file of the namespace defines; one it lacks, or a cycle across files, names the file and path', (t) => {
+  const checkout = (parent: string) => `namespace: production\nflags:\n  - {key: checkout, name: Checkout, type: BOOLEAN_FLAG_TYPE, prerequisites: [{flag: ${parent}, variants: [blue]}]}\n`;
+  const prod = namespaceDocuments([file('a.features.yml', checkout('color')), file('b.features.yml', PROD_FLAGS), file('c.features.yml', PROD_SEGMENTS)]).get('production');
+  t.deepEqual(prod?.flags.find((f) => f.key === 'checkout')?.prerequisites, [{ flagKey: 'color', variants: ['blue'] }]);
+
+  const missing = t.throws(() => namespaceDocuments([file('a.features.yml', checkout('colour')), file('b.features.yml', PROD_FLAGS), file('c.features.yml', PROD_SEGMENTS)]), { instanceOf: DeclarativeError });
+  t.is(missing?.file, 'a.features.yml');
+  t.is(missing?.message, 'a.features.yml: document 1 (namespace "production"): flags[0].prerequisites[0].flag: no flag "colour" in namespace "production"');
+
+  const back = PROD_FLAGS.replace('    enabled: true\n', '    enabled: true\n    prerequisites: [{flag: checkout, enabled: true}]\n');
+  const cycle = t.throws(() => namespaceDocuments([file('a.features.yml', checkout('color')), file('b.features.yml', back), file('c.features.yml', PROD_SEGMENTS)]), { instanceOf: DeclarativeError });
+  t.is(cycle?.file, 'a.features.yml');
+  t.is(cycle?.path, 'flags[0].prerequisites[0].flag');
+  t.regex(cycle?.message ?? '', /forms a cycle: checkout → color → checkout$/);
+});
+
 test('a document the decoder refuses names the file, the document and the field', (t) => {
   const bad = 'namespace: staging\n---\nnamespace: staging\nflags:\n  - key: color\n    name: Color\n    type: PURPLE_FLAG_TYPE\n';
   const err = t.throws(() => namespaceDocuments([file('staging/features.yml', bad)]), { instanceOf: DeclarativeError });

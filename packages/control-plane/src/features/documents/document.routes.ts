@@ -6,7 +6,7 @@ import type { Operations } from '../../auth/operation.middleware.js';
  * answers what the import would change and writes nothing. A namespace-scoped caller is held to
  * the path's namespace by the router's scope middleware.
  */
-import { decodeFliptDocuments, encodeFliptDocument, invalid, invalidField, notFound, readBooleanParam, type Fields } from '@ensign/core';
+import { decodeFliptDocuments, encodeFliptDocument, invalid, invalidField, notFound, prerequisiteParentOf, readBooleanParam, type Fields } from '@ensign/core';
 import { stringify } from 'yaml';
 import type { AppContext, AppRouter } from '../../http/app-state.js';
 import { queryOf } from '../../http/input.js';
@@ -61,9 +61,16 @@ export function registerDocumentRoutes(router: AppRouter, { documents, bodyLimit
     const text = await readDocumentText(ctx.req, bodyLimitBytes);
     const value = forNamespace(parseDocumentText(text, formatOfContentType(ctx.get('Content-Type'))), key);
     const current = await documents.exportNamespace(key);
-    // A segment the document uses but does not define must be in the namespace, and stay there.
+    // A segment or prerequisite flag the document uses but does not define must be in the namespace, and stay there.
     const kept = new Set(options.drop ? [] : (current?.segments ?? []).map((s) => s.key));
-    const [doc] = decodeFliptDocuments([value], { segmentExists: (_, segmentKey) => kept.has(segmentKey) });
+    const keptFlags = new Map(options.drop ? [] : (current?.flags ?? []).map((f) => [f.key, f]));
+    const [doc] = decodeFliptDocuments([value], {
+      segmentExists: (_, segmentKey) => kept.has(segmentKey),
+      existingFlag: (_, flagKey) => {
+        const flag = keptFlags.get(flagKey);
+        return flag === undefined ? undefined : prerequisiteParentOf(flag);
+      },
+    });
     if (doc === undefined) throw invalid('the body must hold a Flipt document');
     const preview = previewImport(key, current, doc, options);
     if (dryRun) {
