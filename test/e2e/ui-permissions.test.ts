@@ -1,6 +1,6 @@
 /**
  * The UI under `authorization.required` with Flipt's example roles, in a real Chromium: a viewer
- * sees flags, segments, namespaces and tokens, but every control that would write is left out or
+ * sees flags (their timeline too), segments, namespaces and tokens, but every control that would write is left out or
  * locked with a reason that names the role and the namespace; a 403 the page runs into anyway is
  * shown and leaves the session as it was; an editor creates and edits flags but may not create a
  * namespace or a token; the namespace switcher offers only the namespaces the session may view.
@@ -75,6 +75,7 @@ test.serial.before('production with a variant flag, a boolean flag and a segment
   await ok(api.post(`${p}/flags/checkout/rules/${rule.id}/distributions`, { variantId: red.id, rollout: 100 }), 'distribution');
   await ok(api.post(`${p}/flags`, { key: 'banner', name: 'Banner', type: 'BOOLEAN_FLAG_TYPE', enabled: false }), 'banner');
   await ok(api.post(`${p}/flags/banner/rollouts`, { rank: 1, threshold: { percentage: 25, value: true } }), 'rollout');
+  await ok(api.post(`${p}/flags/banner/schedules`, { at: '2031-01-01T09:00:00Z', enabled: true }), 'schedule');
   for (const [name, role] of [['Vera', 'viewer'], ['Ed', 'editor'], ['Ada', 'author'], ['Tam', 'team-a-reader']]) {
     const made = await ok(api.post('/auth/v1/method/token', { name, description: '', metadata: { 'io.flipt.auth.role': role } }), `${role} token`);
     tokens[role ?? ''] = made.clientToken as string;
@@ -121,8 +122,17 @@ test.serial('a viewer sees the flags, and every control that writes is left out 
   await page.goto(`${ensign.server.baseUrl}/namespaces/production/flags/banner`);
   await page.getByRole('list', { name: 'Rollouts' }).getByRole('listitem', { name: 'Rollout 1', exact: true }).waitFor();
   t.is(await lockReason(page.getByRole('button', { name: 'Add rollout' })), "Viewers can't add rollouts in production");
+  t.is(await lockReason(page.getByRole('button', { name: 'Add prerequisite' })), "Viewers can't edit flags in production");
   t.deepEqual(await enabledControls(page), ['Copy key']);
   await assertLockedForViewers(t, page, 'boolean flag');
+
+  // The timeline: the schedule is read, not changed.
+  await page.getByRole('link', { name: 'Timeline' }).click();
+  await page.getByRole('list', { name: 'Timeline' }).getByText('Switches the flag on').waitFor();
+  t.is(await lockReason(page.getByRole('button', { name: 'Schedule a change' })), "Viewers can't schedule flag changes in production");
+  t.is(await page.getByRole('button', { name: /^Cancel/ }).count(), 0, 'no pending change to cancel');
+  t.deepEqual(await enabledControls(page), ['Copy key']);
+  await assertLockedForViewers(t, page, 'timeline');
   await close();
 });
 

@@ -138,6 +138,14 @@ test.serial('a directory of feature files: the banner names it, the flag shows i
   await page.getByRole('link', { name: 'Usage' }).click();
   await page.waitForURL('**/flags/color/usage');
   t.true(await shown(banner(page)));
+
+  // The timeline is read too; scheduling a change is a write.
+  await page.getByRole('link', { name: 'Timeline' }).click();
+  await page.getByText('Nothing scheduled').waitFor();
+  const schedule = page.getByRole('button', { name: 'Schedule a change' });
+  t.true(await schedule.isDisabled());
+  t.is(await schedule.getAttribute('title'), HEADLINE);
+  t.deepEqual(await enabledControls(page), ['Copy key']);
   await close();
 });
 

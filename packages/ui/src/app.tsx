@@ -54,6 +54,7 @@ function Gate() {
           <Route index element={<Navigate to="flags" replace />} />
           <Route path="flags" element={<FlagsPage />} />
           <Route path="flags/:flagKey" element={<FlagPage />} />
+          <Route path="flags/:flagKey/timeline" element={<FlagPage tab="timeline" />} />
           <Route path="flags/:flagKey/usage" element={<FlagPage tab="usage" />} />
           <Route path="flags/:flagKey/history" element={<FlagPage tab="history" />} />
           <Route path="segments" element={<SegmentsPage />} />

@@ -167,3 +167,26 @@ test('an import is one change on the namespace: what it wrote, in words and line
   t.deepEqual(lines({ ...change, after: renamed }), ['name: Shop → Shop v2', 'flags: 2 imported, 1 deleted', 'segments: 0 imported, 3 skipped', 'mode: skip existing']);
   t.deepEqual(lines({ resource: 'namespace', action: 'imported', after: { ...after, import: { flags: counts(1, 0, 0), segments: counts(0, 0, 0) } } }).slice(0, 2), ['key: shop', 'name: Shop'], 'a namespace the import created is listed whole');
 });
+
+test('a step taking effect says what it did, from its account beside the flag; its lines are what changed of the flag', (t) => {
+  const off = { ...flag, enabled: false };
+  const step = (account: Record<string, unknown>) => ({ resource: 'flag' as const, action: 'stepped' as const, before: off, after: { ...off, step: { id: 's-1', at: '2030-01-01T00:00:00.000Z', ...account } } });
+  const scheduled = { ...step({ kind: 'schedule', enabled: true }), after: { ...flag, step: { id: 's-1', kind: 'schedule', enabled: true } } };
+  t.is(describeChange(scheduled), 'Switched the flag on as scheduled');
+  t.deepEqual(lines(scheduled), ['enabled: false → true'], 'the account itself is no line');
+  t.is(describeChange(step({ kind: 'schedule', enabled: false, missed: true })), 'Switched the flag off as scheduled (late: the service was down at its time)');
+  t.is(describeChange(step({ kind: 'window', noun: 'rule', edge: 'from', refId: rule.id }), collectLabels([rule])), 'The rule for beta started to apply');
+  t.is(describeChange(step({ kind: 'window', noun: 'rollout', edge: 'until', refId: 'unknown' })), 'A rollout stopped applying');
+  t.is(describeChange(step({ kind: 'ramp', noun: 'rollout', percentage: 50 })), 'The threshold rollout rose to 50%');
+  t.deepEqual(lines(step({ kind: 'ramp', percentage: 50 })), []);
+});
+
+test('a flag’s scheduled changes: made and cancelled, with who scheduled them left to the entry', (t) => {
+  const schedule = { id: 's-1', namespaceKey: 'default', flagKey: 'flag-x', at: '2030-01-01T00:00:00.000Z', enabled: true, status: 'pending', createdAt: stamp.createdAt, createdBy: { authenticationId: 'a', method: 'METHOD_TOKEN', name: 'ci' } };
+  const cancelled = { ...schedule, status: 'cancelled' };
+  t.is(describeChange({ resource: 'schedule', action: 'created', after: schedule }), 'Scheduled switching the flag on');
+  t.deepEqual(lines({ resource: 'schedule', action: 'created', after: schedule }), ['at: 2030-01-01T00:00:00.000Z', 'enabled: true', 'status: pending']);
+  t.is(describeChange({ resource: 'schedule', action: 'updated', before: schedule, after: cancelled }), 'Cancelled switching the flag on');
+  t.deepEqual(lines({ resource: 'schedule', action: 'updated', before: schedule, after: cancelled }), ['status: pending → cancelled']);
+  t.deepEqual(ownerOf({ resource: 'schedule', key: 's-1', parentKey: 'flag-x' }), { kind: 'flag', key: 'flag-x' });
+});

@@ -50,3 +50,18 @@ test('anything else is the service’s message as a sentence', (t) => {
   t.deepEqual(userMessage('flag "shop/gone" not found'), ['Flag "shop/gone" not found.']);
   t.deepEqual(userMessage('Done.'), ['Done.']);
 });
+
+test('timing and prerequisites: the field named in words, a cycle as the service draws it, the flags that require one', (t) => {
+  t.is(messageText(userMessage('invalid field at: must be in the future; 2020-01-01T00:00:00.000Z has passed (now 2026-01-01T00:00:00.000Z)')), 'The time must be in the future; 2020-01-01T00:00:00.000Z has passed (now 2026-01-01T00:00:00.000Z).');
+  t.is(messageText(userMessage('invalid field threshold.ramp[1].at: must be later than the step before (2030-01-01T00:00:00.000Z)')), 'The time of ramp step 2 must be later than the step before (2030-01-01T00:00:00.000Z).');
+  t.is(messageText(userMessage('invalid field prerequisites[0].flagKey: would close a cycle: a → b → a')), 'The prerequisite would close a cycle: a → b → a.');
+  t.is(messageText(userMessage('invalid field prerequisites[0].variants: flag "b" has no variant "x"')), 'Flag "b" has no variant "x".');
+  t.is(messageText(userMessage('invalid field prerequisites[1].flagKey: flag "shop/gone" not found')), 'Flag "shop/gone" not found.');
+  t.deepEqual(userMessage('flag "shop/base" is a prerequisite of "a", "b"; remove it from their prerequisites first'), [
+    'Flag “base” is a prerequisite of ',
+    { text: 'a', to: { kind: 'flag', ns: 'shop', key: 'a' } },
+    ', ',
+    { text: 'b', to: { kind: 'flag', ns: 'shop', key: 'b' } },
+    ': remove it from their prerequisites first.',
+  ]);
+});

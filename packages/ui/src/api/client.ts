@@ -73,6 +73,8 @@ export interface RequestOptions {
   /** Do not tell the listeners about a 401 (the sign-in probes expect one). */
   quiet401?: boolean;
   signal?: AbortSignal;
+  /** Headers of the route's own (OFREP's namespace travels in `X-Flipt-Namespace`). */
+  headers?: Record<string, string>;
 }
 
 /** The answer's body and headers, for the callers that need a header (the CSRF token). */
@@ -92,7 +94,7 @@ export interface Wire {
 
 /** Sends one request with the caller's credential; a non-2xx answer is thrown as an `ApiError`. */
 async function send(method: string, path: string, wire: Wire, options: RequestOptions): Promise<{ text: string; headers: Headers }> {
-  const headers: Record<string, string> = { Accept: wire.accept };
+  const headers: Record<string, string> = { ...options.headers, Accept: wire.accept };
   if (wire.contentType !== undefined) headers['Content-Type'] = wire.contentType;
   if (csrfToken !== undefined && WRITES.has(method)) headers[CSRF_HEADER] = csrfToken;
 

@@ -12,11 +12,14 @@ import type {
   Constraint,
   Distribution,
   Flag,
+  FlagSchedule,
   FlagType,
   FlagUsageStatus,
   MatchType,
   Namespace,
   Permissions,
+  Prerequisite,
+  RampStep,
   Rollout,
   Rule,
   Segment,
@@ -25,6 +28,7 @@ import type {
   VariantEvaluationResponse,
 } from '@ensign/core';
 import { type DocumentFormat, CONTENT_TYPES, type ImportMode, importQuery, type ImportSummary } from '../lib/document-import.js';
+import type { OfrepFlagAnswer } from '../lib/outcome-notes.js';
 import { permissionsOf, UNRESTRICTED } from '../lib/permissions.js';
 import { type ServerStorage, storageOf } from '../lib/read-only.js';
 import { ApiError, request, requestRaw, requestText, scopedNamespace, seg } from './client.js';
@@ -53,6 +57,8 @@ export interface FlagUpdate {
   defaultVariantId: string;
   /** Sent back as read: an update replaces the whole flag. */
   metadata?: Record<string, unknown>;
+  /** Absent: left as they are; `[]` removes them all. */
+  prerequisites?: Prerequisite[];
 }
 export interface VariantInput {
   key: string;
@@ -84,11 +90,21 @@ export interface DistributionInput {
   variantId: string;
   rollout: number;
 }
-export interface RolloutInput {
+/** When a rule or rollout applies, as sent: a bound left out is unset (kept as it is on an update), `""` clears it. */
+export interface WindowInput {
+  validFrom?: string;
+  validUntil?: string;
+}
+export interface RolloutInput extends WindowInput {
   rank: number;
   description: string;
   segment?: SegmentRefInput & { value: boolean };
-  threshold?: { percentage: number; value: boolean };
+  threshold?: { percentage: number; value: boolean; ramp?: RampStep[] };
+}
+/** A flag's enabled state to set at `at` (RFC 3339). */
+export interface ScheduleInput {
+  at: string;
+  enabled: boolean;
 }
 export interface EvaluationInput {
   namespaceKey: string;
@@ -172,8 +188,8 @@ export const variants = {
 
 export const rules = {
   list: async (ns: string, flagKey: string): Promise<Rule[]> => (await request<{ rules: Rule[] }>('GET', `${flagPath(ns, flagKey)}/rules`)).rules,
-  create: (ns: string, flagKey: string, input: SegmentRefInput & { rank: number }): Promise<Rule> => request('POST', `${flagPath(ns, flagKey)}/rules`, input),
-  update: (ns: string, flagKey: string, id: string, input: SegmentRefInput): Promise<Rule> => request('PUT', `${flagPath(ns, flagKey)}/rules/${seg(id)}`, input),
+  create: (ns: string, flagKey: string, input: SegmentRefInput & WindowInput & { rank: number }): Promise<Rule> => request('POST', `${flagPath(ns, flagKey)}/rules`, input),
+  update: (ns: string, flagKey: string, id: string, input: SegmentRefInput & WindowInput): Promise<Rule> => request('PUT', `${flagPath(ns, flagKey)}/rules/${seg(id)}`, input),
   delete: (ns: string, flagKey: string, id: string): Promise<void> => request('DELETE', `${flagPath(ns, flagKey)}/rules/${seg(id)}`),
   order: (ns: string, flagKey: string, ruleIds: string[]): Promise<void> => request('PUT', `${flagPath(ns, flagKey)}/rules/order`, { ruleIds }),
 };
@@ -194,6 +210,14 @@ export const rollouts = {
     request('PUT', `${flagPath(ns, flagKey)}/rollouts/${seg(id)}`, input),
   delete: (ns: string, flagKey: string, id: string): Promise<void> => request('DELETE', `${flagPath(ns, flagKey)}/rollouts/${seg(id)}`),
   order: (ns: string, flagKey: string, rolloutIds: string[]): Promise<void> => request('PUT', `${flagPath(ns, flagKey)}/rollouts/order`, { rolloutIds }),
+};
+
+export const schedules = {
+  /** A flag's scheduled changes, pending, applied and cancelled, by time. */
+  list: async (ns: string, flagKey: string): Promise<FlagSchedule[]> => (await request<{ schedules: FlagSchedule[] }>('GET', `${flagPath(ns, flagKey)}/schedules`)).schedules,
+  create: (ns: string, flagKey: string, input: ScheduleInput): Promise<FlagSchedule> => request('POST', `${flagPath(ns, flagKey)}/schedules`, input),
+  /** Cancels a pending schedule; answers it cancelled. */
+  cancel: (ns: string, flagKey: string, id: string): Promise<FlagSchedule> => request('DELETE', `${flagPath(ns, flagKey)}/schedules/${seg(id)}`),
 };
 
 export const segments = {
@@ -315,6 +339,16 @@ export const isUsageUnavailable = (error: unknown): boolean => error instanceof 
 export const evaluation = {
   variant: (input: EvaluationInput): Promise<VariantEvaluationResponse> => request('POST', `/evaluate/v1/namespaces/${seg(input.namespaceKey)}/variant`, input),
   boolean: (input: EvaluationInput): Promise<BooleanEvaluationResponse> => request('POST', `/evaluate/v1/namespaces/${seg(input.namespaceKey)}/boolean`, input),
+};
+
+export const ofrep = {
+  /**
+   * `POST /ofrep/v1/evaluate/flags/{key}` for the entity and context (the entity as `targetingKey`).
+   * Quiet on a 401: OFREP is outside every namespace, so a namespace-scoped session is refused
+   * there, which must not end it.
+   */
+  flag: (input: EvaluationInput): Promise<OfrepFlagAnswer> =>
+    request('POST', `/ofrep/v1/evaluate/flags/${seg(input.flagKey)}`, { context: { ...input.context, targetingKey: input.entityId } }, { quiet401: true, headers: { 'X-Flipt-Namespace': input.namespaceKey } }),
 };
 
 export const meta = {

@@ -11,6 +11,7 @@ export const queryKeys = {
   flag: (ns: string, key: string) => ['ns', ns, 'flag', key] as const,
   rules: (ns: string, flagKey: string) => ['ns', ns, 'flag', flagKey, 'rules'] as const,
   rollouts: (ns: string, flagKey: string) => ['ns', ns, 'flag', flagKey, 'rollouts'] as const,
+  schedules: (ns: string, flagKey: string) => ['ns', ns, 'flag', flagKey, 'schedules'] as const,
   /** A flag's Usage tab over one of its ranges (the range's ends move with each refresh). */
   flagUsage: (ns: string, flagKey: string, range: string) => ['ns', ns, 'flag', flagKey, 'usage', range] as const,
   /** The namespace's usage listing over a window (`""`: the service's default). */

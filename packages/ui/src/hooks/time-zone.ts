@@ -4,7 +4,7 @@
  * (a `storage` event in the others) re-renders every time shown in all of them.
  */
 import { useSyncExternalStore } from 'react';
-import { browserTimeZone, readTimeZoneChoice, TIME_ZONE_STORAGE_KEY, type TimeZoneChoice, zoneOfChoice } from '../lib/time-preference.js';
+import { browserTimeZone, readTimeZoneChoice, TIME_ZONE_STORAGE_KEY, type TimeZoneChoice, zoneHint, zoneOfChoice } from '../lib/time-preference.js';
 
 /** Components of this tab to tell when the choice changes here (a `storage` event only reaches the other tabs). */
 const listeners = new Set<() => void>();
@@ -64,4 +64,9 @@ export function useLocalTimeZone(): string {
 /** The IANA zone to show times in: `UTC`, or the browser's own. */
 export function useTimeZone(): string {
   return zoneOfChoice(useTimeZoneChoice(), useLocalTimeZone());
+}
+
+/** The hint of a time input: which zone what is typed is read in. */
+export function useZoneHint(): string {
+  return zoneHint(useTimeZoneChoice(), useLocalTimeZone());
 }

@@ -33,6 +33,7 @@ export function rememberNamespace(ns: string): void {
 export const paths = {
   flags: (ns: string) => `/namespaces/${encodeURIComponent(ns)}/flags`,
   flag: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/flags/${encodeURIComponent(key)}`,
+  flagTimeline: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/flags/${encodeURIComponent(key)}/timeline`,
   flagUsage: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/flags/${encodeURIComponent(key)}/usage`,
   flagHistory: (ns: string, key: string) => `/namespaces/${encodeURIComponent(ns)}/flags/${encodeURIComponent(key)}/history`,
   segments: (ns: string) => `/namespaces/${encodeURIComponent(ns)}/segments`,

@@ -16,8 +16,8 @@ export interface DiffLine {
   after?: string;
 }
 
-/** Fields no line shows: bookkeeping that every write touches or that never changes. */
-const HIDDEN = new Set(['id', 'namespaceKey', 'createdAt', 'updatedAt']);
+/** Fields no line shows: bookkeeping that every write touches or that never changes (who scheduled a change is its entry's author). */
+const HIDDEN = new Set(['id', 'namespaceKey', 'createdAt', 'updatedAt', 'createdBy']);
 
 /** The field naming the parent of a resource, by its kind or by the list field holding it. */
 const PARENT_FIELD: Readonly<Record<string, string>> = {
@@ -31,6 +31,7 @@ const PARENT_FIELD: Readonly<Record<string, string>> = {
   distributions: 'ruleId',
   constraint: 'segmentKey',
   constraints: 'segmentKey',
+  schedule: 'flagKey',
 };
 
 const NO_LABELS: Labels = new Map();
@@ -157,6 +158,12 @@ function importLines(before: unknown, after: unknown, labels: Labels): DiffLine[
   return lines;
 }
 
+/** A step taking effect: what it changed of the flag (its own account, `after.step`, is the entry's title). */
+function steppedLines(before: unknown, after: unknown, labels: Labels): DiffLine[] {
+  const { step: _step, ...flag } = isRecord(after) ? after : {};
+  return diffValues(before, flag, labels, 'flag');
+}
+
 /** The lines a change shows: what changed, what was created or deleted, the old and new order, or what an import wrote. */
 export function changeLines(change: Pick<ChangeRecord, 'resource' | 'action' | 'before' | 'after'>, labels: Labels = NO_LABELS): DiffLine[] {
   switch (change.action) {
@@ -168,6 +175,8 @@ export function changeLines(change: Pick<ChangeRecord, 'resource' | 'action' | '
       return [{ path: 'order', before: orderOf(change.before, change.before, labels), after: orderOf(change.after, change.before, labels) }];
     case 'imported':
       return importLines(change.before, change.after, labels);
+    case 'stepped':
+      return steppedLines(change.before, change.after, labels);
     default:
       return diffValues(change.before, change.after, labels, change.resource);
   }

@@ -7,11 +7,11 @@ import { countNoun } from './count-noun.js';
 import { collectLabels, isRecord, type Labels, nameOf, segmentsOf } from './change-labels.js';
 
 /** The change types of a flag's history: the flag and what hangs off it. */
-export const FLAG_HISTORY_TYPES: readonly ChangeResource[] = ['flag', 'variant', 'rule', 'distribution', 'rollout'];
+export const FLAG_HISTORY_TYPES: readonly ChangeResource[] = ['flag', 'variant', 'rule', 'distribution', 'rollout', 'schedule'];
 /** The change types of a segment's history: the segment and its constraints. */
 export const SEGMENT_HISTORY_TYPES: readonly ChangeResource[] = ['segment', 'constraint'];
 
-const VERB: Readonly<Record<ChangeAction, string>> = { created: 'Created', updated: 'Updated', deleted: 'Deleted', reordered: 'Reordered', imported: 'Imported' };
+const VERB: Readonly<Record<ChangeAction, string>> = { created: 'Created', updated: 'Updated', deleted: 'Deleted', reordered: 'Reordered', imported: 'Imported', stepped: 'Stepped' };
 
 type Change = Pick<ChangeRecord, 'resource' | 'action' | 'before' | 'after'>;
 
@@ -27,11 +27,47 @@ function describeImport(after: unknown): string {
   return `Imported ${count(written('flags'), 'flag')} and ${count(written('segments'), 'segment')}${done['drop'] === true ? ', replacing everything' : ''}`;
 }
 
+/**
+ * A step taking effect, from the account its change carries in `after.step`: "Switched the flag on
+ * as scheduled", "The rule for beta started to apply", "The threshold rollout rose to 50%"; one
+ * taken late (the service was down at its time) says so.
+ */
+function describeStep(after: unknown, labels: Labels): string {
+  const step = isRecord(after) ? after['step'] : undefined;
+  if (!isRecord(step)) return 'A scheduled step took effect';
+  const late = step['missed'] === true ? ' (late: the service was down at its time)' : '';
+  const noun = step['noun'] === 'rule' ? 'rule' : 'rollout';
+  const label = typeof step['refId'] === 'string' ? labels.get(step['refId']) : undefined;
+  switch (step['kind']) {
+    case 'schedule':
+      return `Switched the flag ${step['enabled'] === true ? 'on' : 'off'} as scheduled${late}`;
+    case 'window': {
+      const subject = label === undefined ? `A ${noun}` : `The ${noun} for ${label}`;
+      return `${subject} ${step['edge'] === 'until' ? 'stopped applying' : 'started to apply'}${late}`;
+    }
+    case 'ramp':
+      return `The threshold rollout rose to ${String(step['percentage'])}%${late}`;
+    default:
+      return `A scheduled step took effect${late}`;
+  }
+}
+
+/** "Scheduled switching the flag on", "Cancelled switching the flag off". */
+function describeSchedule(change: Change): string {
+  const subject = change.after ?? change.before;
+  const state = isRecord(subject) && subject['enabled'] === true ? 'on' : 'off';
+  if (change.action === 'created') return `Scheduled switching the flag ${state}`;
+  if (isRecord(change.after) && change.after['status'] === 'cancelled') return `Cancelled switching the flag ${state}`;
+  return `${VERB[change.action]} the schedule switching the flag ${state}`;
+}
+
 /** "Updated the flag", "Created variant blue", "Deleted the rule for beta", "Reordered the rules", "Imported 2 flags and 1 segment". */
 export function describeChange(change: Change, labels: Labels = new Map()): string {
   const verb = VERB[change.action] ?? change.action;
   if (change.action === 'reordered') return `${verb} the ${change.resource}s`;
   if (change.action === 'imported') return describeImport(change.after);
+  if (change.action === 'stepped') return describeStep(change.after, labels);
+  if (change.resource === 'schedule') return describeSchedule(change);
   const subject = change.after ?? change.before;
   const segments = isRecord(subject) ? segmentsOf(subject) : '';
   switch (change.resource) {

@@ -3,8 +3,8 @@
  * namespace, built from what the page already read, and what the import's answers mean. The
  * import route writes one namespace in one transaction, so a copy lands whole or not at all; it is
  * sent without `skipExisting` or `drop`, so it only ever creates (a key already there refuses it).
- * A flag is copied with its variants and default variant, not its rules or rollouts: those name
- * segments the other namespace may not have.
+ * A flag is copied with its variants and default variant, not its rules, rollouts or prerequisites:
+ * those name segments and flags the other namespace may not have.
  */
 import { documentOfResources, encodeFliptDocument, type Flag, type Namespace, type Segment } from '@ensign/core';
 import type { ImportSummary, KeyChanges } from './document-import.js';
@@ -25,13 +25,18 @@ export function copyDocument(source: CopySource): string {
   const doc = documentOfResources({
     // Dropped below: the route fills in the namespace imported into.
     namespace: { key: source.kind === 'flag' ? source.flag.namespaceKey : source.segment.namespaceKey, name: '', description: '' },
-    flags: source.kind === 'flag' ? [source.flag] : [],
+    flags: source.kind === 'flag' ? [withoutPrerequisites(source.flag)] : [],
     rules: [],
     rollouts: [],
     segments: source.kind === 'segment' ? [source.segment] : [],
   });
   const { namespace: _, ...encoded } = encodeFliptDocument(doc);
   return `${JSON.stringify(encoded, null, 2)}\n`;
+}
+
+function withoutPrerequisites(flag: Flag): Flag {
+  const { prerequisites: _, ...rest } = flag;
+  return rest;
 }
 
 /** The namespaces a copy can go to: every one listed but the source, in the list's order. */

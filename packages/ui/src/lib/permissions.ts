@@ -47,6 +47,9 @@ export const ABILITIES = {
   'flag.create': ability(flagNeeds('create'), (ns) => `create flags in ${ns}`),
   'flag.update': ability(flagNeeds('update'), (ns) => `edit flags in ${ns}`),
   'flag.delete': ability(flagNeeds('delete'), (ns) => `delete flags in ${ns}`),
+  // A flag's scheduled changes are checked as updates of the flag.
+  'schedule.create': ability(flagNeeds('update'), (ns) => `schedule flag changes in ${ns}`),
+  'schedule.cancel': ability(flagNeeds('update'), (ns) => `cancel scheduled changes in ${ns}`),
   'variant.create': ability(flagNeeds('create'), (ns) => `add variants in ${ns}`),
   'variant.update': ability(flagNeeds('update'), (ns) => `edit variants in ${ns}`),
   'variant.delete': ability(flagNeeds('delete'), (ns) => `delete variants in ${ns}`),

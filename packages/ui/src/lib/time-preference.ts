@@ -34,3 +34,8 @@ export function browserTimeZone(): string {
 export function choiceLabel(choice: TimeZoneChoice, localZone: string): string {
   return choice === 'utc' ? 'UTC' : `Local time (${localZone})`;
 }
+
+/** What a time input says it is read in: `Times are in UTC.` or `Times are in Europe/Berlin (this browser's time zone).` */
+export function zoneHint(choice: TimeZoneChoice, localZone: string): string {
+  return choice === 'utc' || localZone === 'UTC' ? 'Times are in UTC.' : `Times are in ${localZone} (this browser’s time zone).`;
+}

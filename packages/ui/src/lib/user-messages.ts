@@ -45,12 +45,30 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   rollout: 'percentage',
   'threshold.percentage': 'percentage',
   attachment: 'attachment',
+  at: 'time',
+  ramp: 'ramp',
+  'threshold.ramp': 'ramp',
 };
+
+/** Fields inside lists: one step of a ramp, one prerequisite. */
+const LIST_FIELD_LABELS: ReadonlyArray<readonly [RegExp, (m: RegExpMatchArray) => string]> = [
+  [/^(?:threshold\.)?ramp\[(\d+)\]\.(at|percentage)$/, (m) => `${m[2] === 'at' ? 'time' : 'percentage'} of ramp step ${Number(m[1]) + 1}`],
+  [/^prerequisites\[(\d+)\]\.variants$/, () => 'variants of the prerequisite'],
+  [/^prerequisites\[(\d+)\](?:\.\w+)?$/, () => 'prerequisite'],
+];
 
 /** The plain text of a message (for a toast or a title). */
 export const messageText = (message: UserMessage): string => message.map((part) => (typeof part === 'string' ? part : part.text)).join('');
 
-const labelOf = (field: string): string => FIELD_LABELS[field] ?? field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+function labelOf(field: string): string {
+  const known = FIELD_LABELS[field];
+  if (known !== undefined) return known;
+  for (const [pattern, label] of LIST_FIELD_LABELS) {
+    const match = field.match(pattern);
+    if (match !== null) return label(match);
+  }
+  return field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const sentence = (text: string): string => {
   const trimmed = capitalised(text.trim());
@@ -68,6 +86,8 @@ function splitRef(ref: string): { ns: string; key: string } {
 function fieldReason(field: string, reason: string): string {
   const label = labelOf(field);
   if (reason === 'must not be empty') return `Enter ${article(label)} ${label}.`;
+  // A reason that names its own subject (`flag "b" has no variant "x"`) is a sentence as it is.
+  if (reason.startsWith('flag "')) return sentence(reason);
   if (reason === 'contains invalid characters') return `Use only letters, digits, hyphens (-), underscores (_) and commas in the ${label}.`;
   const longest = reason.match(/^must be at most (\d+) characters$/);
   if (longest !== null) return `Shorten the ${label} to ${longest[1]} characters or fewer.`;
@@ -118,6 +138,20 @@ const RULES: ReadonlyArray<readonly [RegExp, Rule]> = [
     (m, context) => {
       const { ns, key } = splitRef(m[1] ?? '');
       return segmentInUse(ns, key, context.segmentUses);
+    },
+  ],
+  [
+    /^flag "([^"]*)" is a prerequisite of (.+); remove it from their prerequisites first$/,
+    (m) => {
+      const { ns, key } = splitRef(m[1] ?? '');
+      const dependents = [...(m[2] ?? '').matchAll(/"([^"]*)"/g)].map((d) => d[1] ?? '');
+      const parts: MessagePart[] = [`Flag “${key}” is a prerequisite of `];
+      dependents.forEach((dependent, i) => {
+        if (i > 0) parts.push(', ');
+        parts.push({ text: dependent, to: { kind: 'flag', ns, key: dependent } });
+      });
+      parts.push(': remove it from their prerequisites first.');
+      return parts;
     },
   ],
   [/^namespace "([^"]*)" is protected$/, (m) => [`The namespace “${m[1]}” is protected: it cannot be deleted.`]],

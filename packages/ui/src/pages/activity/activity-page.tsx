@@ -21,9 +21,17 @@ const TYPE_LABEL: Readonly<Record<ChangeResource, string>> = {
   rollout: 'Rollouts',
   segment: 'Segments',
   constraint: 'Constraints',
+  schedule: 'Schedules',
 };
-const TYPE_ORDER: readonly ChangeResource[] = ['flag', 'variant', 'rule', 'distribution', 'rollout', 'segment', 'constraint', 'namespace'];
-const ACTION_LABEL: Readonly<Record<ChangeAction, string>> = { created: 'Created', updated: 'Updated', deleted: 'Deleted', reordered: 'Reordered', imported: 'Imported' };
+const TYPE_ORDER: readonly ChangeResource[] = ['flag', 'variant', 'rule', 'distribution', 'rollout', 'schedule', 'segment', 'constraint', 'namespace'];
+const ACTION_LABEL: Readonly<Record<ChangeAction, string>> = {
+  created: 'Created',
+  updated: 'Updated',
+  deleted: 'Deleted',
+  reordered: 'Reordered',
+  imported: 'Imported',
+  stepped: 'Stepped (schedules, windows, ramps)',
+};
 
 /** `value` when it is one of `allowed`, else nothing (an address typed by hand). */
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined => allowed.find((item) => item === value);

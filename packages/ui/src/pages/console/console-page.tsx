@@ -140,7 +140,7 @@ export function ConsolePage() {
               {flags.isError && <ErrorBanner error={flags.error} onRetry={() => void flags.refetch()} />}
               <ErrorBanner error={errors.general} />
               {evaluate.data !== undefined ? (
-                <EvaluationResult evaluation={evaluate.data} />
+                <EvaluationResult evaluation={evaluate.data} flag={flags.data?.find((f) => f.key === evaluate.data.body.flagKey)} />
               ) : evaluate.isPending ? (
                 <p className="muted">Evaluating…</p>
               ) : evaluate.isError ? null : (

@@ -1,5 +1,5 @@
-/** The answer of one evaluation: match or enabled, variant, reason in words, matched segments, attachment, timings and the raw JSON. */
-import type { BooleanEvaluationResponse, VariantEvaluationResponse } from '@ensign/core';
+/** The answer of one evaluation: match or enabled, variant, reason in words (with a failed prerequisite or a window that skipped a rule), matched segments, attachment, timings and the raw JSON. */
+import type { BooleanEvaluationResponse, Flag, VariantEvaluationResponse } from '@ensign/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { rules } from '../../api/endpoints.js';
@@ -7,6 +7,7 @@ import { queryKeys } from '../../api/query-keys.js';
 import { paths } from '../../layout/namespace.js';
 import { gapMatch, gapSentence } from '../../lib/distribution-share.js';
 import { type EvaluationKind, type EvaluationRequestBody, prettyAttachment, reasonText } from '../../lib/evaluation-console.js';
+import { OutcomeNotes } from './outcome-notes.js';
 
 /** One finished evaluation: what was asked and what the service answered. */
 export interface Evaluation {
@@ -34,7 +35,8 @@ function VariantReason({ body, response }: { body: EvaluationRequestBody; respon
 
 const formatMs = (ms: number): string => (ms < 1 ? `${ms.toFixed(3)} ms` : ms < 100 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`);
 
-export function EvaluationResult({ evaluation }: { evaluation: Evaluation }) {
+/** `flag` (as the flag list holds it) lets the answer say more about its prerequisites and windows. */
+export function EvaluationResult({ evaluation, flag }: { evaluation: Evaluation; flag: Flag | undefined }) {
   const { kind, body, response } = evaluation;
   const variant = kind === 'variant' ? (response as VariantEvaluationResponse) : undefined;
   const boolean = kind === 'boolean' ? (response as BooleanEvaluationResponse) : undefined;
@@ -90,6 +92,7 @@ export function EvaluationResult({ evaluation }: { evaluation: Evaluation }) {
         <dd>
           {variant !== undefined ? <VariantReason body={body} response={variant} /> : reasonText(kind, response.reason)} <span className="muted mono reason-code">{response.reason}</span>
         </dd>
+        <OutcomeNotes evaluation={evaluation} flag={flag} />
         <dt>Segments</dt>
         <dd>
           {response.segmentKeys.length === 0 ? (

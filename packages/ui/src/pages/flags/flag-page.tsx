@@ -1,6 +1,7 @@
 /**
  * One flag: its header (name, key, type, the enabled switch, the console link, delete), then its
- * Overview tab (its details, and either its variants and rules or its rollouts), its Usage tab
+ * Overview tab (its details, its prerequisites and dependents, and either its variants and rules
+ * or its rollouts), its Timeline tab (scheduled changes, windows, ramps), its Usage tab
  * (evaluations over time and what it served) or its History tab.
  */
 import type { Flag } from '@ensign/core';
@@ -23,14 +24,18 @@ import { EnabledSwitch } from './enabled-switch.js';
 import { FlagDetailsCard } from './flag-details-card.js';
 import { FlagHistory } from './flag-history.js';
 import { FLAG_TYPE_LABEL, messageOf } from './flag-update.js';
+import { PrerequisitesCard } from './prerequisites/prerequisites-card.js';
 import { RolloutsCard } from './rollouts-card.js';
 import { RulesCard } from './rules-card.js';
+import { FlagTimelineTab } from './timeline/flag-timeline-tab.js';
 import { FlagUsageTab } from './usage/flag-usage-tab.js';
 import { VariantsCard } from './variants-card.js';
 import './flags.css';
 import './flag-rules.css';
 
-export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'usage' | 'history' }) {
+export type FlagTab = 'overview' | 'timeline' | 'usage' | 'history';
+
+export function FlagPage({ tab = 'overview' }: { tab?: FlagTab }) {
   const ns = useNamespace();
   const flagKey = useParams().flagKey ?? '';
   const navigate = useNavigate();
@@ -106,13 +111,27 @@ export function FlagPage({ tab = 'overview' }: { tab?: 'overview' | 'usage' | 'h
         label="Flag sections"
         tabs={[
           { label: 'Overview', to: paths.flag(ns, flag.key) },
+          { label: 'Timeline', to: paths.flagTimeline(ns, flag.key) },
           { label: 'Usage', to: paths.flagUsage(ns, flag.key) },
           { label: 'History', to: paths.flagHistory(ns, flag.key) },
         ]}
       />
-      {tab === 'history' ? <FlagHistory ns={ns} flag={flag} /> : tab === 'usage' ? <FlagUsageTab ns={ns} flag={flag} /> : <FlagOverview ns={ns} flag={flag} />}
+      <FlagTabContent tab={tab} ns={ns} flag={flag} />
     </>
   );
+}
+
+function FlagTabContent({ tab, ns, flag }: { tab: FlagTab; ns: string; flag: Flag }) {
+  switch (tab) {
+    case 'timeline':
+      return <FlagTimelineTab ns={ns} flag={flag} />;
+    case 'usage':
+      return <FlagUsageTab ns={ns} flag={flag} />;
+    case 'history':
+      return <FlagHistory ns={ns} flag={flag} />;
+    default:
+      return <FlagOverview ns={ns} flag={flag} />;
+  }
 }
 
 function FlagOverview({ ns, flag }: { ns: string; flag: Flag }) {
@@ -131,6 +150,7 @@ function FlagOverview({ ns, flag }: { ns: string; flag: Flag }) {
       ) : (
         <RolloutsCard ns={ns} flag={flag} />
       )}
+      <PrerequisitesCard ns={ns} flag={flag} />
       <FlagDetailsCard ns={ns} flag={flag} />
     </>
   );

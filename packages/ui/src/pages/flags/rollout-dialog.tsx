@@ -1,10 +1,12 @@
 /**
- * Adds or edits a rollout of a boolean flag: a threshold (a percentage of entities) or segments,
- * and the value those entities get. A rollout keeps its kind once created.
+ * Adds or edits a rollout of a boolean flag: a threshold (a percentage of entities, and a ramp of
+ * later percentages by time) or segments, the value those entities get, and when it applies. A
+ * rollout keeps its kind once created.
  */
 import type { Rollout, Segment } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { ApiError } from '../../api/client.js';
 import { rollouts, type RolloutInput } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
@@ -12,10 +14,15 @@ import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { formErrors } from '../../hooks/form-errors.js';
+import { useTimeZone } from '../../hooks/time-zone.js';
 import { parsePercent, percentText } from '../../lib/distributions.js';
+import { rampFieldOf, rampHasProblems, rampInput, rampProblems, rampRows, type RampRow } from '../../lib/ramp.js';
 import { segmentKeysOf, segmentRefInput } from '../../lib/segment-ref.js';
+import { windowDraft, windowInput, windowProblems } from '../../lib/validity-window.js';
+import { RampFields } from './ramp-fields.js';
 import { SegmentPicker, type SegmentChoice } from './segment-picker.js';
 import { ThresholdFields } from './threshold-fields.js';
+import { WindowFields } from './window-fields.js';
 
 type Kind = 'threshold' | 'segment';
 
@@ -36,6 +43,10 @@ const FIELDS = {
   'segment.segmentKeys': 'segments',
   'segmentKey or segmentKeys': 'segments',
   description: 'description',
+  validFrom: 'validFrom',
+  validUntil: 'validUntil',
+  ramp: 'ramp',
+  'threshold.ramp': 'ramp',
 };
 
 export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, onClose }: RolloutDialogProps) {
@@ -50,6 +61,9 @@ export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, 
   }));
   const [value, setValue] = useState(rollout === undefined ? true : (rollout.threshold?.value ?? rollout.segment?.value ?? true));
   const [description, setDescription] = useState(rollout?.description ?? '');
+  const zone = useTimeZone();
+  const [bounds, setBounds] = useState(() => windowDraft(rollout, zone));
+  const [ramp, setRamp] = useState<RampRow[]>(() => rampRows(rollout?.threshold?.ramp, zone));
 
   const save = useMutation({
     mutationFn: (input: Omit<RolloutInput, 'rank'>) => (rollout === undefined ? rollouts.create(ns, flagKey, { ...input, rank: nextRank }) : rollouts.update(ns, flagKey, rollout.id, input)),
@@ -59,15 +73,26 @@ export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, 
       await queryClient.invalidateQueries({ queryKey: queryKeys.rollouts(ns, flagKey) });
     },
   });
-  const errors = formErrors(save.error, FIELDS);
+  // A refusal naming one step of the ramp is shown beside that step.
+  const refusal = save.error instanceof ApiError ? save.error : undefined;
+  const rampRefusal = rampFieldOf(refusal?.field, ramp);
+  const errors = formErrors(rampRefusal === undefined ? save.error : undefined, FIELDS);
   const percent = parsePercent(percentage);
   const percentError = errors.byField['percentage'] ?? (kind === 'threshold' && percent === undefined ? 'The percentage must be a number from 0 to 100.' : undefined);
-  const canSave = !save.isPending && (kind === 'threshold' ? percent !== undefined && percentage.trim() !== '' : choice.keys.length > 0);
+  const windowChecks = windowProblems(bounds, zone);
+  const rampChecks = kind === 'threshold' ? rampProblems(ramp, percent, zone) : [];
+  const rampShown = rampRefusal === undefined ? rampChecks : rampChecks.map((p, i) => (i === rampRefusal.row ? { ...p, [rampRefusal.input]: refusal?.message ?? '' } : p));
+  const canSave =
+    !save.isPending && windowChecks.until === undefined && !rampHasProblems(rampChecks) && (kind === 'threshold' ? percent !== undefined && percentage.trim() !== '' : choice.keys.length > 0);
 
   const submit = () => {
     if (!canSave) return;
+    const when = windowInput(bounds, zone, rollout);
+    const steps = rampInput(ramp, zone, rollout?.threshold?.ramp);
     const input: Omit<RolloutInput, 'rank'> =
-      kind === 'threshold' ? { description, threshold: { percentage: percent ?? 0, value } } : { description, segment: { ...segmentRefInput(choice.keys, choice.operator), value } };
+      kind === 'threshold'
+        ? { description, threshold: { percentage: percent ?? 0, value, ...(steps === undefined ? {} : { ramp: steps }) }, ...when }
+        : { description, segment: { ...segmentRefInput(choice.keys, choice.operator), value }, ...when };
     save.mutate(input);
   };
 
@@ -97,7 +122,10 @@ export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, 
         <p className="muted">{kind === 'threshold' ? 'Threshold rollout' : 'Segment rollout'} (the type of a rollout cannot change).</p>
       )}
       {kind === 'threshold' ? (
-        <ThresholdFields value={percentage} onChange={setPercentage} error={percentError} />
+        <>
+          <ThresholdFields value={percentage} onChange={setPercentage} error={percentError} />
+          <RampFields rows={ramp} onChange={setRamp} problems={rampShown} error={errors.byField['ramp']} />
+        </>
       ) : (
         <SegmentPicker ns={ns} segments={segments} value={choice} onChange={setChoice} error={errors.byField['segments']} />
       )}
@@ -110,6 +138,7 @@ export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, 
       <Field label="Description" error={errors.byField['description']}>
         <input value={description} autoComplete="off" onChange={(e) => setDescription(e.target.value)} />
       </Field>
+      <WindowFields value={bounds} onChange={setBounds} noun="rollout" errors={{ from: errors.byField['validFrom'], until: errors.byField['validUntil'] ?? windowChecks.until }} />
     </Dialog>
   );
 }

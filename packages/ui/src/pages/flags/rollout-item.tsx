@@ -1,9 +1,10 @@
-/** One rollout as a card: who it applies to, the value they get, and its buttons. */
+/** One rollout as a card: who it applies to, the value they get, its ramp and window, and its buttons. */
 import type { Rollout } from '@ensign/core';
 import { roundPercent } from '../../lib/distributions.js';
 import { operatorWord, segmentKeysOf } from '../../lib/segment-ref.js';
 import { RankedItem } from './ranked-card.js';
 import { SegmentList } from './rule-item.js';
+import { RampSummary, WindowSummary } from './window-summary.js';
 import type { RankedAbilities } from './use-ranked-card.js';
 import type { RankedListControls } from './use-ranked-list.js';
 
@@ -44,6 +45,8 @@ export function RolloutItem({ ns, rollout, index, knownSegments, onEdit, onDelet
           <span aria-hidden="true">→</span> <ValueBadge value={rollout.segment.value} />
         </p>
       )}
+      {rollout.threshold !== undefined && <RampSummary ramp={rollout.threshold.ramp} />}
+      <WindowSummary window={rollout} />
       {rollout.description !== '' && <p className="muted rollout-description">{rollout.description}</p>}
     </RankedItem>
   );

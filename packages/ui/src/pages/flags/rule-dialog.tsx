@@ -1,10 +1,10 @@
 /**
- * Adds or edits a rule: its segments and the share of traffic per variant. A new rule is created
- * first, then one distribution per variant with a share; should one of those calls fail, the
- * dialog stays open with what was typed and turns into the editor of the rule just created, so
- * that trying again completes that rule instead of creating a second.
+ * Adds or edits a rule: its segments, the share of traffic per variant, and when it applies. A new
+ * rule is created first, then one distribution per variant with a share; should one of those calls
+ * fail, the dialog stays open with what was typed and turns into the editor of the rule just
+ * created, so that trying again completes that rule instead of creating a second.
  */
-import type { Distribution, Flag, Rule, Segment } from '@ensign/core';
+import type { Distribution, Flag, Rule, Segment, ValidityWindow } from '@ensign/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { distributions, rules } from '../../api/endpoints.js';
@@ -15,11 +15,14 @@ import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { formErrors } from '../../hooks/form-errors.js';
 import { useLock } from '../../hooks/permissions.js';
+import { useTimeZone } from '../../hooks/time-zone.js';
 import { checkShares } from '../../lib/distribution-share.js';
 import { initialPercents, percentsOf, planDistributions, type DistributionOp } from '../../lib/distributions.js';
 import { segmentKeysOf, segmentRefInput } from '../../lib/segment-ref.js';
+import { windowChanged, windowDraft, windowInput, windowOf, windowProblems } from '../../lib/validity-window.js';
 import { DistributionFields } from './distribution-fields.js';
 import { SegmentPicker, type SegmentChoice } from './segment-picker.js';
+import { WindowFields } from './window-fields.js';
 
 export interface RuleDialogProps {
   ns: string;
@@ -45,19 +48,24 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
     operator: rule?.segmentOperator ?? 'OR_SEGMENT_OPERATOR',
   }));
   const [percents, setPercents] = useState<Record<string, string>>(() => initialPercents(variantIds, rule?.distributions));
+  const zone = useTimeZone();
+  const [bounds, setBounds] = useState(() => windowDraft(rule, zone));
   const [error, setError] = useState<unknown>(undefined);
   const [saving, setSaving] = useState(false);
   // What the service holds of the rule: none yet for a new rule, kept up to date after each call.
-  const saved = useRef<{ ruleId: string; choice: SegmentChoice; distributions: Distribution[] } | undefined>(
-    rule === undefined ? undefined : { ruleId: rule.id, choice: { keys: segmentKeysOf(rule), operator: rule.segmentOperator }, distributions: [...rule.distributions] },
+  const saved = useRef<{ ruleId: string; choice: SegmentChoice; window: ValidityWindow; distributions: Distribution[] } | undefined>(
+    rule === undefined
+      ? undefined
+      : { ruleId: rule.id, choice: { keys: segmentKeysOf(rule), operator: rule.segmentOperator }, window: windowOf(rule), distributions: [...rule.distributions] },
   );
   const [editing, setEditing] = useState(rule !== undefined);
   // Distributions are checked as the segment's: a session that may edit rules may still not change their split.
   const splitLock = useLock('distribution.update', ns);
 
   const check = checkShares(percents);
-  const errors = formErrors(error, { segmentKey: 'segments', segmentKeys: 'segments', 'segmentKey or segmentKeys': 'segments', rollout: 'distribution' });
-  const canSave = check.ok && choice.keys.length > 0 && !saving;
+  const errors = formErrors(error, { segmentKey: 'segments', segmentKeys: 'segments', 'segmentKey or segmentKeys': 'segments', rollout: 'distribution', validFrom: 'validFrom', validUntil: 'validUntil' });
+  const windowChecks = windowProblems(bounds, zone);
+  const canSave = check.ok && choice.keys.length > 0 && windowChecks.until === undefined && !saving;
 
   const apply = async (ruleId: string, op: DistributionOp, list: Distribution[]): Promise<Distribution[]> => {
     if (op.kind === 'create') return [...list, await distributions.create(ns, flag.key, ruleId, { variantId: op.variantId, rollout: op.rollout })];
@@ -76,12 +84,13 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
     try {
       let state = saved.current;
       if (state === undefined) {
-        const created = await rules.create(ns, flag.key, { ...segmentRefInput(choice.keys, choice.operator), rank: nextRank });
-        state = { ruleId: created.id, choice, distributions: [] };
+        const created = await rules.create(ns, flag.key, { ...segmentRefInput(choice.keys, choice.operator), ...windowInput(bounds, zone), rank: nextRank });
+        state = { ruleId: created.id, choice, window: windowOf(created), distributions: [] };
         saved.current = state;
-      } else if (!sameChoice(state.choice, choice)) {
-        await rules.update(ns, flag.key, state.ruleId, segmentRefInput(choice.keys, choice.operator));
+      } else if (!sameChoice(state.choice, choice) || windowChanged(bounds, zone, state.window)) {
+        const updated = await rules.update(ns, flag.key, state.ruleId, { ...segmentRefInput(choice.keys, choice.operator), ...windowInput(bounds, zone, state.window) });
         state.choice = choice;
+        state.window = windowOf(updated);
       }
       for (const op of planDistributions(state.distributions, percentsOf(percents))) {
         state.distributions = await apply(state.ruleId, op, state.distributions);
@@ -116,6 +125,7 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
       <SegmentPicker ns={ns} segments={segments} value={choice} onChange={setChoice} error={errors.byField['segments']} />
       <DistributionFields variants={flag.variants} value={percents} check={check} onChange={setPercents} {...(rule !== undefined ? { locked: splitLock } : {})} />
       <FieldError error={errors.byField['distribution']} />
+      <WindowFields value={bounds} onChange={setBounds} noun="rule" errors={{ from: errors.byField['validFrom'], until: errors.byField['validUntil'] ?? windowChecks.until }} />
     </Dialog>
   );
 }

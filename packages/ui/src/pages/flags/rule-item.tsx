@@ -1,4 +1,4 @@
-/** One rule as a card: its segments, where its traffic goes, and its buttons (move, edit, delete). */
+/** One rule as a card: its segments, where its traffic goes, when it applies, and its buttons (move, edit, delete). */
 import type { Rule, Variant } from '@ensign/core';
 import { Link } from 'react-router';
 import { paths } from '../../layout/namespace.js';
@@ -6,6 +6,7 @@ import { unassignedShare } from '../../lib/distribution-share.js';
 import { roundPercent } from '../../lib/distributions.js';
 import { operatorWord, segmentKeysOf } from '../../lib/segment-ref.js';
 import { RankedItem } from './ranked-card.js';
+import { WindowSummary } from './window-summary.js';
 import type { RankedAbilities } from './use-ranked-card.js';
 import type { RankedListControls } from './use-ranked-list.js';
 
@@ -86,6 +87,7 @@ export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onD
           </ul>
         </>
       )}
+      <WindowSummary window={rule} />
     </RankedItem>
   );
 }

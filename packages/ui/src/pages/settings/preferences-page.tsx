@@ -35,7 +35,7 @@ export function PreferencesPage() {
         <div className="card-header">
           <div>
             <h2 id="time-zone-title">Time zone</h2>
-            <p>For every date and time the UI shows: changes in the history, token expiry, date-time constraints, usage.</p>
+            <p>For every date and time the UI shows: changes in the history, a flag’s timeline, token expiry, date-time constraints, usage.</p>
           </div>
         </div>
         <div className="card-body">
