@@ -132,6 +132,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const signOut = useCallback(async () => {
+    // Pages that read are unmounted and their requests stopped before the session ends, so none
+    // asks again with a session being ended (a refusal the user would see for nothing).
+    setState({ kind: 'checking' });
+    await queries.cancelQueries();
     try {
       await auth.endSession();
     } catch {
