@@ -2,6 +2,7 @@
  * The one error type of Ensign. Every layer throws `AppError`; each transport maps its `code`
  * once (HTTP status + Flipt's `{code, message, details}` body, or a gRPC status).
  */
+import { boundedMessage } from './bounded-text.js';
 
 /** gRPC status codes; Flipt's HTTP error bodies carry these integers in `code`. */
 export const Code = {
@@ -37,7 +38,7 @@ export class AppError extends Error {
   readonly intended: boolean;
 
   constructor(code: Code, message: string, options?: { field?: string; cause?: unknown; httpStatus?: number; intended?: boolean }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(boundedMessage(message), options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.field = options?.field;
     this.httpStatus = options?.httpStatus ?? httpStatusOf(code);

@@ -1,3 +1,4 @@
+export { boundedInput, boundedMessage, MAX_ERROR_MESSAGE, MAX_QUOTED_INPUT } from './bounded-text.js';
 export {
   AppError,
   bodyTooLarge,
@@ -205,6 +206,8 @@ export type {
   VariantEvaluationResponse,
 } from './evaluation.js';
 export type { FlagUsageStatus, UsageBatch, UsageCount, UsageReceiver } from './usage.js';
+export { chunked, mergeCounts, PendingBatches } from './usage-pending.js';
+export type { PendingBatch } from './usage-pending.js';
 export { formatGoDuration, parseGoDuration } from './go-duration.js';
 export { decodeFliptDocuments } from './flipt-document/decode-document.js';
 export type { DecodeDocumentsOptions } from './flipt-document/decode-document.js';

@@ -1,9 +1,10 @@
 /** The failures evaluation returns as values, with Flipt's messages. */
+import { boundedInput } from '@ensign/core';
 import type { EvaluationFailure } from './evaluation-types.js';
 
 /** `flag "<ns>/<key>" not found`, with the resolved namespace. */
 export function flagNotFound(namespaceKey: string, flagKey: string): EvaluationFailure {
-  return { errorCode: 'FLAG_NOT_FOUND', message: `flag "${namespaceKey}/${flagKey}" not found` };
+  return { errorCode: 'FLAG_NOT_FOUND', message: `flag "${boundedInput(namespaceKey)}/${boundedInput(flagKey)}" not found` };
 }
 
 /** The flag is of the other type than the endpoint evaluates. */

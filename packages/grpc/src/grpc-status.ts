@@ -4,7 +4,7 @@
  * whose cause is only logged, as the HTTP transports do.
  */
 import { status as GrpcStatus, type StatusObject } from '@grpc/grpc-js';
-import { Code, isAppError, isServerFault } from '@ensign/core';
+import { boundedMessage, Code, isAppError, isServerFault } from '@ensign/core';
 
 /** core's codes and gRPC's, name by name (they share their numbers; the table keeps it checked). */
 const STATUS_OF: Readonly<Record<Code, GrpcStatus>> = {
@@ -35,5 +35,5 @@ export function grpcStatusOf(err: unknown): GrpcErrorStatus & { serverFault: boo
   // The same failures the HTTP transports log.
   const serverFault = isServerFault(err);
   if (!isAppError(err)) return { code: GrpcStatus.INTERNAL, details: 'internal error', serverFault };
-  return { code: STATUS_OF[err.code] ?? GrpcStatus.UNKNOWN, details: err.message, serverFault };
+  return { code: STATUS_OF[err.code] ?? GrpcStatus.UNKNOWN, details: boundedMessage(err.message), serverFault };
 }

@@ -119,6 +119,21 @@ test('an unknown flag is NOT_FOUND; a flag of the other type is INVALID_ARGUMENT
   t.true(!wrongType.ok && wrongType.error.code === status.INVALID_ARGUMENT && wrongType.error.details === 'flag type VARIANT_FLAG_TYPE invalid');
 });
 
+test('a key of 100 KB or 300 KB is answered NOT_FOUND at once, quoting the key cut to its first 256 characters and its length', async (t) => {
+  const client = await startEvaluationGrpc(t, { source: readySource() });
+  for (const size of [100_000, 300_000]) {
+    const key = 'k'.repeat(size);
+    for (const method of ['Boolean', 'Variant'] as const) {
+      const reply = await client.call('EvaluationService', method, { flagKey: key, entityId: 'u1' });
+      t.false(reply.ok);
+      if (!reply.ok) {
+        t.is(reply.error.code, status.NOT_FOUND, `${method} ${size}`);
+        t.is(reply.error.details, `flag "default/${'k'.repeat(256)}… (${size} characters)" not found`);
+      }
+    }
+  }
+});
+
 test('COMPAT(flipt): no request validation, as over HTTP: an empty flag key is not found, an empty entity id is evaluated', async (t) => {
   const client = await startEvaluationGrpc(t, { source: readySource() });
   const noFlag = await client.call('EvaluationService', 'Variant', { entityId: 'u1' });

@@ -1,0 +1,21 @@
+/**
+ * Input quoted back in a message is cut to a bounded length, with its length named: an answer never
+ * grows with its input. (gRPC carries the message in a trailer, which a peer refuses past its header
+ * size limit: an unbounded echo there means a call that is never answered.)
+ */
+
+/** Characters of one quoted input kept in a message. */
+export const MAX_QUOTED_INPUT = 256;
+
+/** The longest message any error carries, whatever it quotes. */
+export const MAX_ERROR_MESSAGE = 2048;
+
+/** `value`, or its first `max` characters and how long it was. */
+export function boundedInput(value: string, max = MAX_QUOTED_INPUT): string {
+  return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
+}
+
+/** A whole message cut to `MAX_ERROR_MESSAGE` characters. */
+export function boundedMessage(message: string): string {
+  return message.length <= MAX_ERROR_MESSAGE ? message : `${message.slice(0, MAX_ERROR_MESSAGE)}… (message of ${message.length} characters cut)`;
+}
