@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
-import { notFound, unavailable } from '@ensign/core';
+import { type Actor, notFound, unavailable } from '@ensign/core';
 import { CommitListeners, DEFAULT_COMMIT_WAIT_MS } from './commit-listeners.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { knexConfig } from './knex-config.js';
@@ -52,6 +52,11 @@ export interface SqlStore {
   pendingMigrations(): Promise<string[]>;
   /** Resolves when the database answers and no migration is pending; rejects otherwise. */
   ping(): Promise<void>;
+  /**
+   * Runs `work`, whose writes through the repositories (all to `namespaceKey`) commit as one
+   * transaction and one revision, all or nothing; `revision` is undefined when nothing changed.
+   */
+  batch<T>(namespaceKey: string, work: () => Promise<T>, actor?: Actor): Promise<{ value: T; revision: number | undefined }>;
   /** The namespace's current revision; NotFound when there is no such namespace. */
   revision(namespaceKey: string): Promise<number>;
   /**
@@ -111,6 +116,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
         throw unavailable(`migrations pending, please backup your database and run \`ensign migrate\` (${pending.join(', ')})`);
       }
     },
+    batch: (namespaceKey, work, actor) => tx.batch(namespaceKey, work, actor),
     async revision(namespaceKey) {
       const row = await tx.read((db) => NamespaceModel.query(db).findById(namespaceKey));
       if (row === undefined) throw notFound(`namespace "${namespaceKey}" not found`);

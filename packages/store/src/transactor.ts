@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type Actor, type AppError, type TraceSpan, traced } from '@ensign/core';
+import { type Actor, type AppError, invalid, type TraceSpan, traced } from '@ensign/core';
 import { adaptDbError, isRetryableDbError } from './adapt-db-error.js';
 import { insertChangeRecord } from './audit-log.js';
 import type { DbErrorHints } from './adapt-db-error.js';
@@ -7,6 +7,7 @@ import { toRecord, type ChangeDraft, type Outcome } from './change-draft.js';
 import type { CommitListeners } from './commit-listeners.js';
 import { readEffect } from './snapshot-effect.js';
 import type { CommittedChange, Dialect } from './types.js';
+import { checkJoinable, currentBatch, type OpenBatch, readBatchEffect, runInBatch } from './write-batch.js';
 
 /** A write's outcome and the namespace revision it committed at. */
 export interface Written<T> extends Outcome<T> {
@@ -91,11 +92,54 @@ export class Transactor {
     work: (trx: Knex.Transaction, at: string) => Promise<Outcome<T>>,
     options: { ifNamespaceMissing: () => AppError; hints?: DbErrorHints },
   ): Promise<T> {
+    const batch = currentBatch();
+    if (batch !== undefined) {
+      checkJoinable(batch, namespaceKey, undefined);
+      if (batch.revision === undefined) {
+        batch.revision = await bumpRevision(batch.trx, namespaceKey, batch.at);
+        if (batch.revision === undefined) throw options.ifNamespaceMissing();
+      }
+      const { value, change } = await work(batch.trx, batch.at);
+      batch.changes.push(change);
+      return value;
+    }
     return this.transact(async (trx, at) => {
       const revision = await bumpRevision(trx, namespaceKey, at);
       if (revision === undefined) throw options.ifNamespaceMissing();
       return { ...(await work(trx, at)), namespaceKey, revision };
     }, options.hints);
+  }
+
+  /**
+   * Runs `work`, whose writes through the repositories (all to `namespaceKey`) join one transaction
+   * and commit as one revision, all or nothing: one change record per write, one snapshot effect
+   * for all of them, announced once (`CommittedChange.batch` lists the records). A batch whose
+   * writes changed nothing commits nothing. Run again whole when the database aborts it for a race.
+   */
+  async batch<T>(namespaceKey: string, work: () => Promise<T>, actor?: Actor): Promise<{ value: T; revision: number | undefined }> {
+    const by = actor ?? this.actorOf();
+    const started = performance.now();
+    const at = this.now();
+    const committed = await this.retrying(() =>
+      this.knex
+        .transaction(async (trx) => {
+          const batch: OpenBatch = { trx, namespaceKey, at, revision: undefined, changes: [] };
+          const value = await runInBatch(batch, work);
+          if (batch.revision === undefined || batch.changes.length === 0) throw new NothingChanged();
+          const effect = await readBatchEffect(trx, namespaceKey, batch.changes);
+          const records = batch.changes.map((draft) => toRecord(draft, namespaceKey, batch.revision!, at, by));
+          for (const record of records) await insertChangeRecord(trx, record);
+          return { value, revision: batch.revision, records, effect };
+        })
+        .catch((err: unknown) => {
+          if (err instanceof NothingChanged) return undefined;
+          throw err;
+        }),
+    );
+    if (committed === undefined) return { value: undefined as T, revision: undefined };
+    const { records, effect } = committed;
+    await this.listeners.announce({ record: records.at(-1)!, batch: records, effect, durationMs: performance.now() - started });
+    return { value: committed.value, revision: committed.revision };
   }
 
   /** A delete that succeeds silently, committing nothing, when `work` finds nothing to delete (returns undefined). */
@@ -117,6 +161,15 @@ export class Transactor {
     actor?: Actor,
     hints?: DbErrorHints,
   ): Promise<boolean> {
+    const batch = currentBatch();
+    if (batch !== undefined) {
+      checkJoinable(batch, namespaceKey, undefined);
+      batch.revision ??= await bumpRevision(batch.trx, namespaceKey, batch.at);
+      const change = batch.revision === undefined ? undefined : await work(batch.trx, batch.at);
+      if (change === undefined) return false;
+      batch.changes.push(change);
+      return true;
+    }
     try {
       await this.transact(
         async (trx, at) => {
@@ -143,6 +196,8 @@ export class Transactor {
    * serialization failures) rolled back whole, so it is run again a few times before failing.
    */
   transact<T>(work: (trx: Knex.Transaction, at: string) => Promise<Written<T>>, hints?: DbErrorHints, actor?: Actor): Promise<T> {
+    const batch = currentBatch();
+    if (batch !== undefined) return Promise.reject(invalid('this change cannot be part of a batch of changes (namespaces and imports are written on their own)'));
     return traced('ensign.write', { 'db.system': this.dialect }, (span) => this.transactTraced(work, hints, span, actor ?? this.actorOf()));
   }
 

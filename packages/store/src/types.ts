@@ -38,6 +38,8 @@ export type SnapshotEffect =
 export interface CommittedChange {
   record: ChangeRecord;
   effect: SnapshotEffect;
+  /** Every change record of a batch of writes committed together (`record` is its last); absent for a single write. */
+  batch?: ChangeRecord[];
   /** How long the write took to commit, retries of a raced transaction included. */
   durationMs: number;
 }
