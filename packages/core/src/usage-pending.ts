@@ -1,10 +1,11 @@
 /**
- * The batches a process has counted but not yet had stored, oldest first. Batches are sent in
+ * The batches a process has counted but not yet had stored, oldest first (every shipper of counts
+ * keeps one: the evaluators' and the in-process providers'). Batches are sent in
  * order and sending stops at the first failure, so only the oldest can ever have been tried: it
  * keeps its id (the receiver may have stored it before the reply was lost), and every batch behind
  * it, never sent, may be merged into one under a fresh id without counting anything twice.
  */
-import type { UsageBatch, UsageCount } from '@ensign/core';
+import type { UsageBatch, UsageCount } from './usage.js';
 
 export interface PendingBatch {
   batch: UsageBatch;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { PeriodicTask, type UsageCount, type UsageReceiver } from '@ensign/core';
 import type { EvaluationTally, ResultCount } from './evaluation-tally.js';
-import { chunked, PendingBatches } from './usage-pending.js';
+import { chunked, PendingBatches } from '@ensign/core';
 
 /** The few logger methods the shipper uses; a pino logger satisfies it. */
 export interface UsageLogger {
