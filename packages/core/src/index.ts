@@ -241,3 +241,5 @@ export type { AuthorizationInput, AuthzAction, AuthzResource, AuthzSubject, Mana
 export { checksOf, MANAGEMENT_OPERATIONS } from './management-operations.js';
 export type { ManagementOperation, ManagementOperationName } from './management-operations.js';
 export { challengeHeaders, gatewayNotFound, methodNotAllowed, withoutTrailingSlash } from './gateway.js';
+export { canonicalChanges, CHANGE_REQUEST_STATES } from './change-request.js';
+export type { ChangeRequest, ChangeRequestEvent, ChangeRequestState, ProposedChange } from './change-request.js';

@@ -11,6 +11,7 @@ import { listPending, migrateLatest } from './migrator.js';
 import { NamespaceModel } from './models/namespace.model.js';
 import { KnexAuditRepository } from './repositories/knex-audit.repository.js';
 import { KnexAuthenticationRepository } from './repositories/knex-authentication.repository.js';
+import { KnexChangeRequestRepository } from './repositories/knex-change-request.repository.js';
 import { KnexConstraintRepository } from './repositories/knex-constraint.repository.js';
 import { KnexDistributionRepository } from './repositories/knex-distribution.repository.js';
 import { KnexDocumentRepository } from './repositories/knex-document.repository.js';
@@ -38,6 +39,8 @@ export interface SqlStore {
   readonly rollouts: KnexRolloutRepository;
   /** Flags' scheduled changes, and every step (schedule, window edge, ramp step) taken when its time comes. */
   readonly schedules: KnexScheduleRepository;
+  /** Change requests: proposed changes reviewed, approved per digest, and applied as one revision. */
+  readonly changeRequests: KnexChangeRequestRepository;
   /** Authentications of `/auth/v1`; not flag state, so their writes bump no namespace revision. */
   readonly authentications: KnexAuthenticationRepository;
   /** The history of changes, one entry per committed write. */
@@ -103,6 +106,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     distributions: new KnexDistributionRepository(tx),
     rollouts: new KnexRolloutRepository(tx),
     schedules: new KnexScheduleRepository(tx),
+    changeRequests: new KnexChangeRequestRepository(tx),
     authentications: new KnexAuthenticationRepository(tx),
     audit: new KnexAuditRepository(tx),
     documents: new KnexDocumentRepository(tx),

@@ -99,9 +99,15 @@ export class Transactor {
         batch.revision = await bumpRevision(batch.trx, namespaceKey, batch.at);
         if (batch.revision === undefined) throw options.ifNamespaceMissing();
       }
-      const { value, change } = await work(batch.trx, batch.at);
-      batch.changes.push(change);
-      return value;
+      try {
+        const { value, change } = await work(batch.trx, batch.at);
+        batch.changes.push(change);
+        return value;
+      } catch (err) {
+        // Translated here, with this write's hints; a raced batch stays raw so the batch runs again.
+        if (isRetryableDbError(this.dialect, err)) throw err;
+        throw adaptDbError(this.dialect, err, options.hints);
+      }
     }
     return this.transact(async (trx, at) => {
       const revision = await bumpRevision(trx, namespaceKey, at);
