@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
-import { type Actor, notFound, unavailable } from '@ensign/core';
+import { type Actor, type ChangeRecord, notFound, unavailable } from '@ensign/core';
 import { CommitListeners, DEFAULT_COMMIT_WAIT_MS } from './commit-listeners.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { knexConfig } from './knex-config.js';
@@ -60,6 +60,8 @@ export interface SqlStore {
    * transaction and one revision, all or nothing; `revision` is undefined when nothing changed.
    */
   batch<T>(namespaceKey: string, work: () => Promise<T>, actor?: Actor): Promise<{ value: T; revision: number | undefined }>;
+  /** Runs `work` as `batch` would and rolls it back: the change records it would make, nothing written. */
+  trial<T>(namespaceKey: string, work: () => Promise<T>, actor?: Actor): Promise<{ value: T; records: ChangeRecord[] }>;
   /** The namespace's current revision; NotFound when there is no such namespace. */
   revision(namespaceKey: string): Promise<number>;
   /**
@@ -121,6 +123,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
       }
     },
     batch: (namespaceKey, work, actor) => tx.batch(namespaceKey, work, actor),
+    trial: (namespaceKey, work, actor) => tx.trial(namespaceKey, work, actor),
     async revision(namespaceKey) {
       const row = await tx.read((db) => NamespaceModel.query(db).findById(namespaceKey));
       if (row === undefined) throw notFound(`namespace "${namespaceKey}" not found`);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type Actor, type AppError, invalid, type TraceSpan, traced } from '@ensign/core';
+import { type Actor, type AppError, type ChangeRecord, invalid, type TraceSpan, traced } from '@ensign/core';
 import { adaptDbError, isRetryableDbError } from './adapt-db-error.js';
 import { insertChangeRecord } from './audit-log.js';
 import type { DbErrorHints } from './adapt-db-error.js';
@@ -29,6 +29,16 @@ const READ_CONFIG: Readonly<Record<Dialect, Knex.TransactionConfig>> = {
 
 /** Thrown inside a transaction to roll it back when a delete found nothing to delete. */
 class NothingChanged extends Error {}
+
+/** Thrown inside a trial's transaction to roll it back with what it found. */
+class TrialDone extends Error {
+  constructor(
+    readonly value: unknown,
+    readonly records: ChangeRecord[],
+  ) {
+    super('trial done');
+  }
+}
 
 /**
  * Runs reads and writes against one database. Every write of flag state is one transaction that
@@ -114,6 +124,30 @@ export class Transactor {
       if (revision === undefined) throw options.ifNamespaceMissing();
       return { ...(await work(trx, at)), namespaceKey, revision };
     }, options.hints);
+  }
+
+  /**
+   * Runs `work` as `batch` would, then rolls everything back: what the writes would record (before
+   * and after of each, as of now), with nothing written and nothing announced. How a proposed set of
+   * changes is checked and shown before it is applied. A write that fails fails the trial.
+   */
+  async trial<T>(namespaceKey: string, work: () => Promise<T>, actor?: Actor): Promise<{ value: T; records: ChangeRecord[] }> {
+    const by = actor ?? this.actorOf();
+    const at = this.now();
+    try {
+      await this.retrying(() =>
+        this.knex.transaction(async (trx) => {
+          const batch: OpenBatch = { trx, namespaceKey, at, revision: undefined, changes: [] };
+          const value = await runInBatch(batch, work);
+          const records = batch.changes.map((draft) => toRecord(draft, namespaceKey, batch.revision ?? 0, at, by));
+          throw new TrialDone(value, records);
+        }),
+      );
+    } catch (err) {
+      if (err instanceof TrialDone) return { value: err.value as T, records: err.records };
+      throw err;
+    }
+    throw new Error('a trial always ends by rolling back');
   }
 
   /**

@@ -91,4 +91,22 @@ for (const dialect of TEST_DIALECTS) {
     t.deepEqual([a.revision, b.revision].sort(), [before + 1, before + 2]);
     t.is((await store.flags.list(ns, { limit: 0, offset: 0 })).totalCount, 4);
   });
+
+  test(`${dialect}: a trial says what the writes would record and leaves nothing written or announced`, async (t) => {
+    const { store } = h();
+    const ns = await h().namespace();
+    await createFlag(store, ns, 'kept');
+    const before = await store.revision(ns);
+    const announced = changesOf(h(), ns).length;
+    const { records } = await store.trial(ns, async () => {
+      await createFlag(store, ns, 'proposed');
+      await store.flags.update({ namespaceKey: ns, key: 'kept', name: 'Renamed', description: '', enabled: false, defaultVariantId: '', metadata: undefined });
+    });
+    t.deepEqual(records.map((r) => `${r.action} ${r.key}`), ['created proposed', 'updated kept']);
+    t.like(records[1], { before: { name: 'kept' }, after: { name: 'Renamed' } });
+    t.is(await store.revision(ns), before);
+    await t.throwsAsync(store.flags.get(ns, 'proposed'));
+    t.is(changesOf(h(), ns).length, announced);
+    await rejects(t, store.trial(ns, () => createFlag(store, ns, 'kept')), Code.InvalidArgument, `flag "${ns}/kept" is not unique`);
+  });
 }
