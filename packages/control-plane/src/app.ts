@@ -36,6 +36,9 @@ import { requestLogMiddleware } from './http/request-log.middleware.js';
 import { tracingMiddleware } from './http/tracing.middleware.js';
 import { type HttpRequestRecorder, requestMetricsMiddleware } from './http/request-metrics.middleware.js';
 import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/routing.middleware.js';
+import { registerChangeRequestRoutes } from './change-requests/change-request.routes.js';
+import { type ChangeRequestDeps, ChangeRequestService } from './change-requests/change-request.service.js';
+import { ManagementDispatcher } from './change-requests/management-dispatcher.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import type { ManagementStore } from './store.js';
 import { type ManagementServices, managementServices } from './management-services.js';
@@ -71,6 +74,8 @@ export interface AppDeps {
   analytics?: AnalyticsOptions;
   /** Where flags come from, for `/meta/info` and `/health`; writable database storage when not given. */
   storage?: StorageReport;
+  /** Change requests (`/api/v1/namespaces/{ns}/change-requests`), served when given. */
+  changeRequests?: ChangeRequestDeps['store'];
   /** The executable's version, commit and build date, for `/meta/info`. */
   build?: BuildInfo;
 }
@@ -140,6 +145,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Every management route names its operation; with authorization configured, each is checked before its handler.
   const op = operations(policy, auth?.authorization);
   const api = apiRouter(deps.store, deps.services ?? managementServices(deps.store), bodyLimitBytes, deps.analytics, op, auth?.authorization);
+  if (deps.changeRequests !== undefined) {
+    // Proposed changes run through the API's own routes, so they are decoded and checked as if called.
+    const service = new ChangeRequestService({ store: deps.changeRequests, dispatcher: new ManagementDispatcher(api), requiredApprovals: () => 1 });
+    registerChangeRequestRoutes(api, service, op);
+  }
 
   app.use(tracingMiddleware());
   app.use(requestLogMiddleware(deps.logger));

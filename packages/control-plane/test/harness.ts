@@ -61,6 +61,8 @@ export interface HarnessOptions {
   snapshots?: boolean;
   /** The web UI's files, served at `/`. */
   ui?: UiAssets;
+  /** Serves change requests over the store. */
+  changeRequests?: boolean;
 }
 
 /** Starts `createApp` on 127.0.0.1, port 0, over a migrated SQLite store in a temp directory. */
@@ -84,6 +86,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     ...(options.ui === undefined ? {} : { ui: options.ui }),
+    ...(options.changeRequests === true ? { changeRequests: store } : {}),
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -77,6 +77,14 @@ export const MANAGEMENT_OPERATIONS = {
   ExportNamespace: flagsAndSegments('read'),
   /** The client-side SDK snapshot (Flipt checks flag:read and segment:read, #3438). */
   EvaluationSnapshotNamespace: flagsAndSegments('read'),
+  /** Change requests of a namespace: reading them is reading the namespace; the rest change what it will hold. */
+  ListChangeRequests: namespace('read'),
+  GetChangeRequest: namespace('read'),
+  CreateChangeRequest: namespace('update'),
+  UpdateChangeRequest: namespace('update'),
+  CommentChangeRequest: namespace('read'),
+  ApproveChangeRequest: namespace('update'),
+  ApplyChangeRequest: namespace('update'),
   /** An import may create, replace and (with drop) remove any flag or segment of the namespace. */
   ImportNamespace: flagsAndSegments('create', 'update', 'delete'),
 } as const satisfies Record<string, readonly ManagementKind[]>;

@@ -1,0 +1,90 @@
+/**
+ * Change requests over HTTP: proposed calls checked when added (naming the change's index and
+ * field), the diff they would make, approval of a digest, and the apply as one revision.
+ */
+import test from 'ava';
+import { type Harness, startHarness } from './harness.js';
+
+let h: Harness;
+const base = '/api/v1/namespaces/prod/change-requests';
+
+test.before(async () => {
+  h = await startHarness({ changeRequests: true, snapshots: true });
+  await h.call('POST', '/api/v1/namespaces', { json: { key: 'prod', name: 'Production' } });
+  await h.call('POST', '/api/v1/namespaces', { json: { key: 'staging', name: 'Staging' } });
+  await h.call('POST', '/api/v1/namespaces/prod/flags', { json: { key: 'checkout', name: 'Checkout', type: 'BOOLEAN_FLAG_TYPE', enabled: false } });
+});
+test.after.always(() => h?.close());
+
+const turnOn = { method: 'PUT', path: '/api/v1/namespaces/prod/flags/checkout', body: { name: 'Checkout', enabled: true } };
+const newFlag = (key: string) => ({ method: 'POST', path: '/api/v1/namespaces/prod/flags', body: { key, name: key, type: 'BOOLEAN_FLAG_TYPE' } });
+
+test('a request answers its state, digest and the diff it would make, and changes nothing until applied', async (t) => {
+  const made = await h.call('POST', base, { json: { title: 'Launch checkout', description: 'with a banner', changes: [turnOn, newFlag('banner')] } });
+  t.is(made.status, 200, made.text);
+  t.like(made.json, { namespaceKey: 'prod', title: 'Launch checkout', state: 'draft' });
+  t.regex(made.json.digest, /^[0-9a-f]{64}$/);
+  t.deepEqual(made.json.diff.map((r: { action: string; key: string }) => `${r.action} ${r.key}`), ['updated checkout', 'created banner']);
+  t.like(made.json.diff[0], { before: { enabled: false }, after: { enabled: true } });
+  t.false((await h.call('GET', '/api/v1/namespaces/prod/flags/checkout')).json.enabled, 'nothing written');
+  t.is((await h.call('GET', '/api/v1/namespaces/prod/flags/banner')).status, 404);
+  const read = await h.call('GET', `${base}/${made.json.id}`);
+  t.is(read.json.diff.length, 2);
+  const drafts = (await h.call('GET', `${base}?state=draft`)).json.changeRequests as Array<{ id: string; state: string }>;
+  t.true(drafts.some((r) => r.id === made.json.id));
+  t.true(drafts.every((r) => r.state === 'draft'));
+  t.is((await h.call('GET', `${base}?state=drafted`)).json.message, 'invalid field state: "drafted" is not one of draft, in_review, approved, scheduled, applied, rejected, cancelled');
+});
+
+test('a change that would fail, names another namespace or is not a flag write is refused when added, naming its index', async (t) => {
+  const missing = await h.call('POST', base, { json: { title: 't', changes: [turnOn, { method: 'PUT', path: '/api/v1/namespaces/prod/flags/ghost', body: { name: 'G' } }] } });
+  t.is(missing.status, 404);
+  t.is(missing.json.message, 'changes[1] (PUT /api/v1/namespaces/prod/flags/ghost): flag "prod/ghost" not found');
+  const invalid = await h.call('POST', base, { json: { title: 't', changes: [newFlag('bad key!')] } });
+  t.is(invalid.status, 400);
+  t.is(invalid.json.message, 'changes[0] (POST /api/v1/namespaces/prod/flags): invalid field key: contains invalid characters');
+  const other = await h.call('POST', base, { json: { title: 't', changes: [{ method: 'POST', path: '/api/v1/namespaces/staging/flags', body: { key: 'x', name: 'x' } }] } });
+  t.is(other.json.message, 'invalid field changes[0].path: names namespace "staging"; a change request of "prod" changes that namespace only');
+  const namespace = await h.call('POST', base, { json: { title: 't', changes: [{ method: 'DELETE', path: '/api/v1/namespaces/prod' }] } });
+  t.regex(namespace.json.message, /^invalid field changes\[0\]\.path: DELETE \/api\/v1\/namespaces\/prod \(DeleteNamespace\) cannot be proposed/);
+  const nowhere = await h.call('POST', base, { json: { title: 't', changes: [{ method: 'PUT', path: '/api/v1/nowhere' }] } });
+  t.is(nowhere.json.message, 'invalid field changes[0].path: no PUT route of the API is "/api/v1/nowhere"');
+  t.is((await h.call('POST', base, { json: { title: 't', changes: [] } })).json.message, 'invalid field changes: must propose at least one change');
+  t.is((await h.call('POST', base, { json: { changes: [turnOn] } })).json.message, 'invalid field title: must not be empty');
+  t.is((await h.call('POST', base, { json: { title: 't', changes: [{ method: 'PATCH', path: '/x' }] } })).json.message, 'invalid field changes[0].method: must be POST, PUT or DELETE');
+});
+
+test('submitted, approved (of its digest), applied as one revision; applying again is a conflict', async (t) => {
+  const made = (await h.call('POST', base, { json: { title: 'Two flags', changes: [newFlag('one'), newFlag('two')] } })).json;
+  t.is((await h.call('POST', `${base}/${made.id}/apply`, { json: {} })).status, 409, 'not approved yet');
+  t.is((await h.call('POST', `${base}/${made.id}/submit`, { json: {} })).json.state, 'in_review');
+  const stale = await h.call('POST', `${base}/${made.id}/approvals`, { json: { digest: '0'.repeat(64) } });
+  t.is(stale.status, 409);
+  const approved = await h.call('POST', `${base}/${made.id}/approvals`, { json: { digest: made.digest } });
+  t.is(approved.json.state, 'approved');
+  const revision = h.source.peek('prod')!.revision;
+  const applied = await h.call('POST', `${base}/${made.id}/apply`, { json: {} });
+  t.is(applied.status, 200, applied.text);
+  t.like(applied.json, { state: 'applied', appliedRevision: revision + 1 });
+  t.is(h.source.peek('prod')!.revision, revision + 1, 'the evaluators hold both flags at one revision');
+  t.deepEqual(h.source.peek('prod')!.snapshot.document.flags.map((f) => f.key).filter((k) => k === 'one' || k === 'two'), ['one', 'two']);
+  const history = (await h.call('GET', `/api/v1/namespaces/prod/audit/events?type=flag&action=created`)).json.events.filter((e: { revision: number }) => e.revision === revision + 1);
+  t.is(history.length, 2, 'one change record per change');
+  t.is((await h.call('POST', `${base}/${made.id}/apply`, { json: {} })).status, 409);
+});
+
+test('rejected with a comment, cancelled, and an unknown request', async (t) => {
+  const made = (await h.call('POST', base, { json: { title: 'r', changes: [newFlag('rejected-flag')] } })).json;
+  await h.call('POST', `${base}/${made.id}/submit`, { json: {} });
+  await h.call('POST', `${base}/${made.id}/comments`, { json: { comment: 'why?' } });
+  const rejected = await h.call('POST', `${base}/${made.id}/rejections`, { json: { comment: 'not this week' } });
+  t.like(rejected.json, { state: 'rejected' });
+  t.deepEqual(rejected.json.events.map((e: { kind: string; comment: string }) => [e.kind, e.comment]), [['commented', 'why?'], ['rejected', 'not this week']]);
+  t.is((await h.call('GET', `${base}/nope`)).status, 404);
+  const scheduled = (await h.call('POST', base, { json: { title: 's', changes: [newFlag('later')] } })).json;
+  await h.call('POST', `${base}/${scheduled.id}/submit`, { json: {} });
+  await h.call('POST', `${base}/${scheduled.id}/approvals`, { json: {} });
+  const at = await h.call('POST', `${base}/${scheduled.id}/apply`, { json: { applyAt: '2999-01-01T00:00:00Z' } });
+  t.like(at.json, { state: 'scheduled', applyAt: '2999-01-01T00:00:00.000Z' });
+  t.is((await h.call('POST', `${base}/${scheduled.id}/cancel`, { json: {} })).json.state, 'cancelled');
+});
