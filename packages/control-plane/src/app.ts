@@ -39,6 +39,7 @@ import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/rout
 import { registerChangeRequestRoutes } from './change-requests/change-request.routes.js';
 import { type ChangeRequestDeps, ChangeRequestService } from './change-requests/change-request.service.js';
 import { ManagementDispatcher } from './change-requests/management-dispatcher.js';
+import { protectedWrites } from './change-requests/protected-writes.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import type { ManagementStore } from './store.js';
 import { type ManagementServices, managementServices } from './management-services.js';
@@ -143,11 +144,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const { auth } = deps;
   const policy = auth?.policy ?? AccessPolicy.OPEN;
   // Every management route names its operation; with authorization configured, each is checked before its handler.
-  const op = operations(policy, auth?.authorization);
+  const checked = operations(policy, auth?.authorization);
+  // Where change requests are served, a protected namespace refuses direct writes.
+  const op = deps.changeRequests === undefined ? checked : protectedWrites(checked, deps.changeRequests.changePolicies);
   const api = apiRouter(deps.store, deps.services ?? managementServices(deps.store), bodyLimitBytes, deps.analytics, op, auth?.authorization);
   if (deps.changeRequests !== undefined) {
     // Proposed changes run through the API's own routes, so they are decoded and checked as if called.
-    const service = new ChangeRequestService({ store: deps.changeRequests, dispatcher: new ManagementDispatcher(api), requiredApprovals: () => 1 });
+    const service = new ChangeRequestService({ store: deps.changeRequests, dispatcher: new ManagementDispatcher(api) });
     registerChangeRequestRoutes(api, service, op);
   }
 

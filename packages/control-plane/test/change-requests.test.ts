@@ -88,3 +88,31 @@ test('rejected with a comment, cancelled, and an unknown request', async (t) => 
   t.like(at.json, { state: 'scheduled', applyAt: '2999-01-01T00:00:00.000Z' });
   t.is((await h.call('POST', `${base}/${scheduled.id}/cancel`, { json: {} })).json.state, 'cancelled');
 });
+
+test.serial('a protected namespace refuses direct writes and imports; a request needs the policy’s approvals; lowering it to 0 is recorded', async (t) => {
+  await h.call('POST', '/api/v1/namespaces', { json: { key: 'locked', name: 'Locked' } });
+  const policy = '/api/v1/namespaces/locked/change-policy';
+  t.deepEqual((await h.call('GET', policy)).json, { namespaceKey: 'locked', requiredApprovals: 0 });
+  t.deepEqual((await h.call('PUT', policy, { json: { requiredApprovals: 11 } })).json.message, 'invalid field requiredApprovals: must be a whole number from 0 (unprotected) to 10');
+  t.deepEqual((await h.call('PUT', policy, { json: { requiredApprovals: 2 } })).json, { namespaceKey: 'locked', requiredApprovals: 2 });
+
+  const direct = await h.call('POST', '/api/v1/namespaces/locked/flags', { json: { key: 'direct', name: 'Direct' } });
+  t.is(direct.status, 403);
+  t.is(direct.json.message, 'namespace "locked" is protected: changes to it are made through a change request (POST /api/v1/namespaces/locked/change-requests)');
+  t.is((await h.call('GET', '/api/v1/namespaces/locked/flags/direct')).status, 404, 'nothing written');
+  const imported = await h.call('POST', '/api/v1/namespaces/locked/import', { body: 'flags:\n  - key: sneaky\n    name: Sneaky\n', headers: { 'content-type': 'application/yaml' } });
+  t.is(imported.status, 403);
+
+  const requests = '/api/v1/namespaces/locked/change-requests';
+  const made = (await h.call('POST', requests, { json: { title: 'via review', changes: [{ method: 'POST', path: '/api/v1/namespaces/locked/flags', body: { key: 'reviewed', name: 'Reviewed' } }] } })).json;
+  t.is(made.diff.length, 1, 'a request is tried through the protection');
+  await h.call('POST', `${requests}/${made.id}/submit`, { json: {} });
+  t.is((await h.call('POST', `${requests}/${made.id}/approvals`, { json: {} })).json.state, 'in_review', 'one approval of two');
+  t.is((await h.call('POST', `${requests}/${made.id}/apply`, { json: {} })).status, 409);
+
+  const lowered = await h.call('PUT', policy, { json: { requiredApprovals: 0 } });
+  t.is(lowered.json.requiredApprovals, 0);
+  const recorded = (await h.call('GET', '/api/v1/namespaces/locked/audit/events?type=namespace')).json.events.map((e: { after: { changePolicy?: { requiredApprovals: number } } }) => e.after.changePolicy?.requiredApprovals);
+  t.deepEqual(recorded.slice(0, 2), [0, 2], 'raising and lowering the policy are in the history');
+  t.is((await h.call('POST', '/api/v1/namespaces/locked/flags', { json: { key: 'direct', name: 'Direct' } })).status, 200, 'unprotected again');
+});

@@ -78,6 +78,9 @@ export const MANAGEMENT_OPERATIONS = {
   /** The client-side SDK snapshot (Flipt checks flag:read and segment:read, #3438). */
   EvaluationSnapshotNamespace: flagsAndSegments('read'),
   /** Change requests of a namespace: reading them is reading the namespace; the rest change what it will hold. */
+  GetChangePolicy: namespace('read'),
+  /** Protecting a namespace, or lowering its protection, is managing the namespace. */
+  UpdateChangePolicy: namespace('update'),
   ListChangeRequests: namespace('read'),
   GetChangeRequest: namespace('read'),
   CreateChangeRequest: namespace('update'),

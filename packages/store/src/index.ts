@@ -7,6 +7,8 @@ export { openStore } from './open-store.js';
 export type { SqlStore } from './open-store.js';
 export { KnexAuditRepository } from './repositories/knex-audit.repository.js';
 export { KnexAuthenticationRepository } from './repositories/knex-authentication.repository.js';
+export { KnexChangePolicyRepository } from './repositories/knex-change-policy.repository.js';
+export type { ChangePolicy } from './repositories/knex-change-policy.repository.js';
 export { digestOf, KnexChangeRequestRepository } from './repositories/knex-change-request.repository.js';
 export type { ChangeRequestContent, ChangeRequestFilter } from './repositories/knex-change-request.repository.js';
 export { KnexConstraintRepository } from './repositories/knex-constraint.repository.js';

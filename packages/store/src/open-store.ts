@@ -11,6 +11,7 @@ import { listPending, migrateLatest } from './migrator.js';
 import { NamespaceModel } from './models/namespace.model.js';
 import { KnexAuditRepository } from './repositories/knex-audit.repository.js';
 import { KnexAuthenticationRepository } from './repositories/knex-authentication.repository.js';
+import { KnexChangePolicyRepository } from './repositories/knex-change-policy.repository.js';
 import { KnexChangeRequestRepository } from './repositories/knex-change-request.repository.js';
 import { KnexConstraintRepository } from './repositories/knex-constraint.repository.js';
 import { KnexDistributionRepository } from './repositories/knex-distribution.repository.js';
@@ -41,6 +42,8 @@ export interface SqlStore {
   readonly schedules: KnexScheduleRepository;
   /** Change requests: proposed changes reviewed, approved per digest, and applied as one revision. */
   readonly changeRequests: KnexChangeRequestRepository;
+  /** Protected namespaces: approvals their change requests need; direct writes to them are refused. */
+  readonly changePolicies: KnexChangePolicyRepository;
   /** Authentications of `/auth/v1`; not flag state, so their writes bump no namespace revision. */
   readonly authentications: KnexAuthenticationRepository;
   /** The history of changes, one entry per committed write. */
@@ -109,6 +112,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     rollouts: new KnexRolloutRepository(tx),
     schedules: new KnexScheduleRepository(tx),
     changeRequests: new KnexChangeRequestRepository(tx),
+    changePolicies: new KnexChangePolicyRepository(tx),
     authentications: new KnexAuthenticationRepository(tx),
     audit: new KnexAuditRepository(tx),
     documents: new KnexDocumentRepository(tx),

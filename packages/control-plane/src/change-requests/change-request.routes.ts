@@ -11,6 +11,12 @@ const BASE = '/namespaces/:namespaceKey/change-requests';
 export function registerChangeRequestRoutes(router: AppRouter, service: ChangeRequestService, op: Operations): void {
   const ns = (params: Record<string, string | undefined>): string => params.namespaceKey || 'default';
   const id = (params: Record<string, string | undefined>): string => params.id ?? '';
+  router.get('/namespaces/:namespaceKey/change-policy', op('GetChangePolicy'), async (ctx) => {
+    sendJson(ctx, await service.getPolicy(ns(paramsOf(ctx))));
+  });
+  router.put('/namespaces/:namespaceKey/change-policy', op('UpdateChangePolicy'), async (ctx) => {
+    sendJson(ctx, await service.setPolicy(ns(paramsOf(ctx)), bodyOf(ctx)));
+  });
   router.get(BASE, op('ListChangeRequests'), async (ctx) => {
     const query = queryOf(ctx);
     sendJson(ctx, { changeRequests: await service.list(ns(paramsOf(ctx)), decodeStates(query), readString(query, 'author')) });

@@ -20,7 +20,7 @@ import {
   readTime,
   requireValue,
 } from '@ensign/core';
-import type { ChangeRequestContent, SqlStore } from '@ensign/store';
+import type { ChangePolicy, ChangeRequestContent, SqlStore } from '@ensign/store';
 import type { AppState } from '../http/app-state.js';
 import type { ManagementDispatcher } from './management-dispatcher.js';
 
@@ -33,10 +33,8 @@ const METHODS = new Set(['POST', 'PUT', 'DELETE']);
 export type ChangeRequestView = ChangeRequest & { diff?: ChangeRecord[] };
 
 export interface ChangeRequestDeps {
-  store: Pick<SqlStore, 'changeRequests' | 'trial'>;
+  store: Pick<SqlStore, 'changeRequests' | 'changePolicies' | 'trial'>;
   dispatcher: ManagementDispatcher;
-  /** Approvals a request of the namespace needs before it may be applied (at least 1). */
-  requiredApprovals: (namespaceKey: string) => number;
 }
 
 /** The `changes` of a request body, each `{method, path, body?}`. */
@@ -115,8 +113,21 @@ export class ChangeRequestService {
     return this.deps.store.changeRequests.submit(namespaceKey, id);
   }
 
-  approve(namespaceKey: string, id: string, digest: string | undefined): Promise<ChangeRequest> {
-    return this.deps.store.changeRequests.approve(namespaceKey, id, this.deps.requiredApprovals(namespaceKey), digest);
+  /** Approved once as many callers as the namespace's policy asks for (at least one) have approved it. */
+  async approve(namespaceKey: string, id: string, digest: string | undefined): Promise<ChangeRequest> {
+    const required = Math.max(1, await this.deps.store.changePolicies.requiredApprovals(namespaceKey));
+    return this.deps.store.changeRequests.approve(namespaceKey, id, required, digest);
+  }
+
+  getPolicy(namespaceKey: string): Promise<ChangePolicy> {
+    return this.deps.store.changePolicies.get(namespaceKey);
+  }
+
+  /** Changing the policy is itself recorded (on the namespace), and lowering it to 0 is the way out of an emergency. */
+  setPolicy(namespaceKey: string, body: Fields): Promise<ChangePolicy> {
+    const value = lookup(body, 'requiredApprovals');
+    if (typeof value !== 'number') throw invalidField('requiredApprovals', 'must be a whole number (0 turns protection off)');
+    return this.deps.store.changePolicies.update(namespaceKey, value);
   }
 
   reject(namespaceKey: string, id: string, comment: string): Promise<ChangeRequest> {

@@ -11,6 +11,9 @@ import type { AppContext, AppRouter, AppState } from '../http/app-state.js';
 /** The operations a change request may propose: writes of flag state, never of namespaces or tokens. */
 const PROPOSABLE = /^(Create|Update|Delete|Order)(Flag|Variant|Rule|Distribution|Rollout|Segment|Constraint|Rules|Rollouts|FlagSchedule)$/;
 
+/** Whether a change request may propose `operation` (and a protected namespace refuses it directly). */
+export const isProposable = (operation: string): boolean => PROPOSABLE.test(operation);
+
 /** A proposed call resolved to its route: the operation it runs and the route's middleware. */
 interface ResolvedCall {
   operation: ManagementOperationName;
@@ -59,7 +62,7 @@ function inProcessContext(change: ProposedChange, params: Record<string, string>
     params,
     query: {},
     request: { body: change.body ?? {}, query: {} },
-    state: { ...state },
+    state: { ...state, viaChangeRequest: true },
     status: 404,
     body: undefined as unknown,
     get: () => '',

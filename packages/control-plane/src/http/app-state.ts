@@ -12,6 +12,8 @@ export interface AppState {
   caller?: Caller;
   /** The management operation the matched route runs, with the namespace it touches. */
   operation?: ManagementOperation;
+  /** Set on the calls a change request makes when tried or applied: a protected namespace takes them. */
+  viaChangeRequest?: boolean;
 }
 
 /** The router every management route is registered on. */

@@ -1,0 +1,33 @@
+/**
+ * Protected namespaces: a direct write of flag state (or an import) to a namespace whose change
+ * policy asks for approvals is refused, before anything is written, with the way to make it instead. The writes of
+ * an applied change request are the approved way, so they pass.
+ */
+import { type ManagementOperationName, permissionDenied } from '@ensign/core';
+import type { Operations, OperationMiddleware } from '../auth/operation.middleware.js';
+import type { AppContext } from '../http/app-state.js';
+import { isProposable } from './management-dispatcher.js';
+
+/** What the guard needs of the change policies. */
+export interface ChangePolicies {
+  requiredApprovals(namespaceKey: string): Promise<number>;
+}
+
+/** `op` with the change policy checked on every write a change request could propose. */
+export function protectedWrites(op: Operations, policies: ChangePolicies): Operations {
+  const make = (name: ManagementOperationName): OperationMiddleware => {
+    const inner = op(name);
+    if (!isProposable(name) && name !== 'ImportNamespace') return inner;
+    const middleware = ((ctx: AppContext, next: () => Promise<unknown>) =>
+      inner(ctx, async () => {
+        const namespace = ctx.state.operation?.namespace ?? 'default';
+        if (ctx.state.viaChangeRequest !== true && (await policies.requiredApprovals(namespace)) > 0) {
+          throw permissionDenied(`namespace "${namespace}" is protected: changes to it are made through a change request (POST /api/v1/namespaces/${namespace}/change-requests)`);
+        }
+        return next();
+      })) as OperationMiddleware;
+    middleware.operation = name;
+    return middleware;
+  };
+  return Object.assign(make, { viewableNamespaces: op.viewableNamespaces });
+}
