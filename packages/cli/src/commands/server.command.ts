@@ -107,7 +107,13 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     // Audit sinks hear every committed change; recording is synchronous and never waits on a sink.
     audit = openAuditTrail(config, logger, metrics);
     const trail = audit;
-    if (trail !== undefined) store.onCommit((change) => trail.record(change.record));
+    if (trail !== undefined) {
+      const sink = trail;
+      // An applied change request commits several records at once: each goes to the sinks.
+      store.onCommit((change) => {
+        for (const record of change.batch ?? [change.record]) sink.record(record);
+      });
+    }
     // Management reads come from the cache; each committed write invalidates what it changed, here and on the other control planes.
     readCache = openConfiguredReadCache(config, logger, metrics);
     if (readCache !== undefined) store.onCommit(readCache.invalidator.notify);
@@ -192,7 +198,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     const analytics = config.analytics.enabled ? { analytics: { usage, staleAfterMs: config.analytics.stale_after } } : {};
     // One set of use cases for HTTP and gRPC.
     const services = managementServices(managed);
-    const app = createApp({ store: managed, services, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics, storage, build: buildInfo() });
+    const app = createApp({ store: managed, services, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics, storage, changeRequests: store, build: buildInfo() });
     const authorizeSnapshot = snapshotAuthorization(authentication.app, config.authentication.exclude.evaluation);
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...counting, ...(authorizeSnapshot === undefined ? {} : { authorizeSnapshot }) });
     streams = evaluate.streams;
