@@ -6,7 +6,7 @@
  */
 import { type AccessPolicy, type Caller, type Credential, extractCredential } from '@ensign/auth';
 import { MANAGEMENT_OPERATIONS, type ManagementOperation, type ManagementOperationName } from '@ensign/core';
-import type { OperationGuard } from '@ensign/control-plane';
+import { type ChangePolicies, isProtectedWrite, type OperationGuard, protectedNamespaceError } from '@ensign/control-plane';
 import type { GrpcSurface } from './grpc-binding.js';
 
 /** Resolves a credential to its caller; undefined for none, a 401 AppError when not valid (`Authenticator` does this). */
@@ -26,6 +26,8 @@ export interface CallAuthOptions {
   evaluationAuthenticator?: CredentialResolver;
   /** `authorization.required`: management methods (named as core's operations) are checked before their handler. */
   authorization?: OperationGuard;
+  /** Change policies: a direct write to a protected namespace is refused, as over HTTP. */
+  protection?: ChangePolicies;
 }
 
 const isOperation = (name: string): name is ManagementOperationName => Object.hasOwn(MANAGEMENT_OPERATIONS, name);
@@ -61,10 +63,13 @@ export class CallAuth {
 
   /** With authorization configured, throws PermissionDenied unless the caller may run management method `name`. */
   async authorize(surface: GrpcSurface, name: string, request: Record<string, unknown>, caller: Caller | undefined): Promise<void> {
-    const guard = this.options.authorization;
-    if (guard === undefined || (surface !== 'management' && surface !== 'auth')) return;
+    const { authorization: guard, protection } = this.options;
+    if (surface !== 'management' && surface !== 'auth') return;
     const operation = grpcOperationOf(name, request);
-    if (operation !== undefined) await guard.check(caller, operation);
+    if (operation === undefined) return;
+    if (guard !== undefined) await guard.check(caller, operation);
+    const namespace = operation.namespace ?? 'default';
+    if (protection !== undefined && isProtectedWrite(name) && (await protection.requiredApprovals(namespace)) > 0) throw protectedNamespaceError(namespace);
   }
 
   /** The caller of a call on `surface` presenting `authorization`; undefined when none is needed and none was resolved. */

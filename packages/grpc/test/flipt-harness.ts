@@ -26,6 +26,8 @@ export interface FliptHarnessOptions {
   wrapSource?: (published: SnapshotSource) => SnapshotSource;
   /** Requires authentication: `Bearer team-token` is a token scoped to namespace `team`. */
   scopedTokens?: boolean;
+  /** Refuses direct writes to namespaces the store's change policies protect. */
+  protection?: boolean;
 }
 
 export interface HttpReply {
@@ -79,6 +81,7 @@ export async function startFlipt(options: FliptHarnessOptions = {}): Promise<Fli
     auth: {
       policy: new AccessPolicy({ required: options.scopedTokens === true, exclude: { management: false, evaluation: false, ofrep: false } }),
       authenticator: scopedAuthenticator,
+      ...(options.protection === true ? { protection: store.changePolicies } : {}),
     },
     logger: silent,
   });

@@ -208,7 +208,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
       config,
       logger,
       bindings: [fliptBinding({ services, source, ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) }), flagTimingBinding({ services }), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
-      auth: { ...grpcAuth(authentication.evaluator, authentication.app.authenticator), ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) },
+      auth: { ...grpcAuth(authentication.evaluator, authentication.app.authenticator), ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }), protection: store.changePolicies },
       readiness: managed,
       tls,
       ...(requests === undefined ? {} : { calls: requests }),

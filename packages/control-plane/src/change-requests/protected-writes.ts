@@ -13,16 +13,23 @@ export interface ChangePolicies {
   requiredApprovals(namespaceKey: string): Promise<number>;
 }
 
+/** Whether a protected namespace refuses `operation` when called directly. */
+export const isProtectedWrite = (operation: string): boolean => isProposable(operation) || operation === 'ImportNamespace';
+
+/** The refusal of a direct write to a protected namespace, the same on every transport. */
+export const protectedNamespaceError = (namespace: string) =>
+  permissionDenied(`namespace "${namespace}" is protected: changes to it are made through a change request (POST /api/v1/namespaces/${namespace}/change-requests)`);
+
 /** `op` with the change policy checked on every write a change request could propose. */
 export function protectedWrites(op: Operations, policies: ChangePolicies): Operations {
   const make = (name: ManagementOperationName): OperationMiddleware => {
     const inner = op(name);
-    if (!isProposable(name) && name !== 'ImportNamespace') return inner;
+    if (!isProtectedWrite(name)) return inner;
     const middleware = ((ctx: AppContext, next: () => Promise<unknown>) =>
       inner(ctx, async () => {
         const namespace = ctx.state.operation?.namespace ?? 'default';
         if (ctx.state.viaChangeRequest !== true && (await policies.requiredApprovals(namespace)) > 0) {
-          throw permissionDenied(`namespace "${namespace}" is protected: changes to it are made through a change request (POST /api/v1/namespaces/${namespace}/change-requests)`);
+          throw protectedNamespaceError(namespace);
         }
         return next();
       })) as OperationMiddleware;
