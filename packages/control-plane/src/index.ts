@@ -81,5 +81,4 @@ export {
 export type { DeclarativeStatus, FeatureSource, GitAccess, GitSourceOptions, LocalSourceOptions, SyncOutcome } from './declarative/index.js';
 export type { BuildInfo } from './meta/info.routes.js';
 export type { StorageReport } from './meta/storage-report.js';
-export { isProtectedWrite, protectedNamespaceError } from './change-requests/protected-writes.js';
 export type { ChangePolicies } from './change-requests/protected-writes.js';

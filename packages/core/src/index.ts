@@ -243,3 +243,4 @@ export type { ManagementOperation, ManagementOperationName } from './management-
 export { challengeHeaders, gatewayNotFound, methodNotAllowed, withoutTrailingSlash } from './gateway.js';
 export { canonicalChanges, CHANGE_REQUEST_STATES } from './change-request.js';
 export type { ChangeRequest, ChangeRequestEvent, ChangeRequestState, ProposedChange } from './change-request.js';
+export { isProposable, isProtectedWrite, protectedNamespaceError } from './protected-namespace.js';

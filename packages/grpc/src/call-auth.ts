@@ -5,8 +5,8 @@
  * session (and no CSRF token) here.
  */
 import { type AccessPolicy, type Caller, type Credential, extractCredential } from '@ensign/auth';
-import { MANAGEMENT_OPERATIONS, type ManagementOperation, type ManagementOperationName } from '@ensign/core';
-import { type ChangePolicies, isProtectedWrite, type OperationGuard, protectedNamespaceError } from '@ensign/control-plane';
+import { isProtectedWrite, MANAGEMENT_OPERATIONS, type ManagementOperation, type ManagementOperationName, protectedNamespaceError } from '@ensign/core';
+import type { ChangePolicies, OperationGuard } from '@ensign/control-plane';
 import type { GrpcSurface } from './grpc-binding.js';
 
 /** Resolves a credential to its caller; undefined for none, a 401 AppError when not valid (`Authenticator` does this). */

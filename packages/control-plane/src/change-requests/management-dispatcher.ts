@@ -5,14 +5,8 @@
  * one transaction.
  */
 import compose from 'koa-compose';
-import { invalidField, type ManagementOperationName, type ProposedChange } from '@ensign/core';
+import { invalidField, isProposable, type ManagementOperationName, type ProposedChange } from '@ensign/core';
 import type { AppContext, AppRouter, AppState } from '../http/app-state.js';
-
-/** The operations a change request may propose: writes of flag state, never of namespaces or tokens. */
-const PROPOSABLE = /^(Create|Update|Delete|Order)(Flag|Variant|Rule|Distribution|Rollout|Segment|Constraint|Rules|Rollouts|FlagSchedule)$/;
-
-/** Whether a change request may propose `operation` (and a protected namespace refuses it directly). */
-export const isProposable = (operation: string): boolean => PROPOSABLE.test(operation);
 
 /** A proposed call resolved to its route: the operation it runs and the route's middleware. */
 interface ResolvedCall {
@@ -35,7 +29,7 @@ export class ManagementDispatcher {
     if (layer === undefined) throw invalidField(`${field}.path`, `no ${change.method} route of the API is ${JSON.stringify(path.slice(0, 256))}`);
     const stack = layer.stack as unknown as ResolvedCall['stack'];
     const operation = (stack[0] as { operation?: ManagementOperationName }).operation;
-    if (operation === undefined || !PROPOSABLE.test(operation)) {
+    if (operation === undefined || !isProposable(operation)) {
       throw invalidField(`${field}.path`, `${change.method} ${path.slice(0, 256)} (${operation ?? 'no operation'}) cannot be proposed: a change request changes flags and segments`);
     }
     const params = layer.params(path, layer.captures(path), {}) as Record<string, string>;

@@ -3,22 +3,14 @@
  * policy asks for approvals is refused, before anything is written, with the way to make it instead. The writes of
  * an applied change request are the approved way, so they pass.
  */
-import { type ManagementOperationName, permissionDenied } from '@ensign/core';
+import { isProtectedWrite, type ManagementOperationName, protectedNamespaceError } from '@ensign/core';
 import type { Operations, OperationMiddleware } from '../auth/operation.middleware.js';
 import type { AppContext } from '../http/app-state.js';
-import { isProposable } from './management-dispatcher.js';
 
 /** What the guard needs of the change policies. */
 export interface ChangePolicies {
   requiredApprovals(namespaceKey: string): Promise<number>;
 }
-
-/** Whether a protected namespace refuses `operation` when called directly. */
-export const isProtectedWrite = (operation: string): boolean => isProposable(operation) || operation === 'ImportNamespace';
-
-/** The refusal of a direct write to a protected namespace, the same on every transport. */
-export const protectedNamespaceError = (namespace: string) =>
-  permissionDenied(`namespace "${namespace}" is protected: changes to it are made through a change request (POST /api/v1/namespaces/${namespace}/change-requests)`);
 
 /** `op` with the change policy checked on every write a change request could propose. */
 export function protectedWrites(op: Operations, policies: ChangePolicies): Operations {
