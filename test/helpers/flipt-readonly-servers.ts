@@ -43,12 +43,12 @@ async function ensign(args: string[], env: Record<string, string>): Promise<void
   if (result.code !== 0) throw new Error(`ensign ${args.join(' ')} exited ${result.code}: ${result.stderr}${result.stdout}`);
 }
 
-/** Starts a server holding `tree` loaded the `way` given. */
-export async function startReadonlyServer(way: LoadingWay, tree: ReadonlyTree): Promise<ReadonlyServer> {
+/** Starts a server holding `tree` loaded the `way` given; `overrides` change its environment (another `ENSIGN_EVALUATION_HASH`). */
+export async function startReadonlyServer(way: LoadingWay, tree: ReadonlyTree, overrides: Record<string, string> = {}): Promise<ReadonlyServer> {
   const database = await createTestDatabase('sqlite');
   const dir = fliptReadonlyDir(tree);
   const files = FLIPT_READONLY_FILES.map((file) => join(dir, file));
-  const env: Record<string, string> = { ...SERVER_ENV, ENSIGN_DB_URL: database.url };
+  const env: Record<string, string> = { ...SERVER_ENV, ...overrides, ENSIGN_DB_URL: database.url };
   if (way === 'declarative') Object.assign(env, { ENSIGN_STORAGE_TYPE: 'local', ENSIGN_STORAGE_LOCAL_PATH: dir });
   let server: EnsignProcess | undefined;
   try {

@@ -13,6 +13,7 @@ import { clearSessionOnUnauthenticated } from './auth/session-cookies.middleware
 import { registerAnalyticsRoutes } from './features/analytics/analytics.routes.js';
 import { type AnalyticsOptions, DEFAULT_STALE_AFTER_MS } from './features/analytics/usage.repository.js';
 import { registerUsageRoutes } from './features/analytics/usage.routes.js';
+import { registerUsageIngestRoute } from './features/analytics/usage-ingest.routes.js';
 import { type AppAuth, authRouter } from './features/auth/auth-router.js';
 import { registerConstraintRoutes } from './features/constraints/constraint.routes.js';
 import { registerDistributionRoutes } from './features/distributions/distribution.routes.js';
@@ -121,9 +122,18 @@ function analyticsRouter(analytics: AnalyticsOptions, op: Operations): AppRouter
   return router;
 }
 
+/** `POST /internal/v1/usage`: evaluation counts sent by in-process evaluators, on the evaluation surface. */
+function usageIngestRouter(analytics: AnalyticsOptions, policy: AccessPolicy, bodyLimitBytes: number): AppRouter {
+  const router: AppRouter = new Router<AppState>({ prefix: INTERNAL_PREFIX, methods: METHODS, sensitive: true });
+  router.use(...jsonBodyMiddleware(bodyLimitBytes));
+  const { now = () => new Date() } = analytics;
+  registerUsageIngestRoute(router, { record: (batch) => analytics.usage.record(batch), policy, now: () => now().getTime() });
+  return router;
+}
+
 /**
  * The control plane's HTTP app: `/api/v1` management routes, `/health`, given evaluation counts
- * `/internal/v1/analytics` and the usage routes, given a registry
+ * `/internal/v1/analytics`, the usage routes and `POST /internal/v1/usage`, given a registry
  * `/metrics`, given authentication `/auth/v1` with every API behind it, and given the UI's files
  * the UI at `/`.
  */
@@ -182,6 +192,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     const internal = analyticsRouter(deps.analytics, op);
     app.use(internal.routes());
     app.use(internal.allowedMethods(allowed));
+    const ingest = usageIngestRouter(deps.analytics, policy, bodyLimitBytes);
+    app.use(ingest.routes());
+    app.use(ingest.allowedMethods(allowed));
   }
   if (auth !== undefined) {
     const authApi = authRouter(auth, bodyLimitBytes, op);

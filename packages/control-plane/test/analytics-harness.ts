@@ -17,12 +17,15 @@ export interface AnalyticsHarness {
   /** What the store stamps writes with and the usage routes judge by; tests that move it run serially. */
   clock: { ms: number };
   get(path: string, headers?: Record<string, string>): Promise<Reply>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Reply>;
   close(): Promise<void>;
 }
 
 export interface AnalyticsHarnessOptions {
   /** Require a credential on every API. */
   auth?: boolean;
+  /** With `auth`: serve the evaluation surface without a credential (`exclude.evaluation`). */
+  excludeEvaluation?: boolean;
   staleAfterMs?: number;
   start?: number;
 }
@@ -37,7 +40,7 @@ export async function startAnalyticsHarness(options: AnalyticsHarnessOptions = {
     ? {
         store: store.authentications,
         authenticator: new Authenticator({ store: store.authentications }),
-        policy: new AccessPolicy({ required: true, exclude: { management: false, evaluation: false, ofrep: false } }),
+        policy: new AccessPolicy({ required: true, exclude: { management: false, evaluation: options.excludeEvaluation === true, ofrep: false } }),
         session: SESSION,
         methods: { token: true, github: false, oidcProviders: [], kubernetes: false, jwt: false },
       }
@@ -52,6 +55,10 @@ export async function startAnalyticsHarness(options: AnalyticsHarnessOptions = {
     clock,
     async get(path, headers = {}) {
       const res = await fetch(base + path, { headers });
+      return replyOf(res);
+    },
+    async post(path, body, headers = {}) {
+      const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
       return replyOf(res);
     },
     async close() {

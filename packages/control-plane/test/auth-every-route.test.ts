@@ -2,7 +2,8 @@
  * A namespace-scoped token against every route the control plane's routers register (read from
  * the app itself, not a hand-picked list), with every login method enabled. It is accepted exactly
  * on the management routes of its own namespace (the path's, or on the routes without one the
- * `namespaceKey` the route reads, none meaning `default`), refused with 401 on another namespace's,
+ * `namespaceKey` the route reads, none meaning `default`) and on `POST /internal/v1/usage` with
+ * counts of its namespace only, refused with 401 on another namespace's,
  * on namespace list and create and on `/auth/v1` but the login routes; without a credential every
  * route but the login routes, `/health` and `/metrics` answers 401; an unscoped token passes everywhere.
  */
@@ -34,7 +35,8 @@ type Kind =
   | 'unscoped' // needs a credential a scoped token is not: `/auth/v1`, namespace list and create
   | 'credential' // needs a credential, any namespace's will do: `/meta/info`
   | 'namespaced' // `/api/v1/namespaces/{ns}…`: the path's namespace
-  | 'legacy'; // `/api/v1` without a namespace segment: the `namespaceKey` the route reads, else `default`
+  | 'legacy' // `/api/v1` without a namespace segment: the `namespaceKey` the route reads, else `default`
+  | 'counts'; // `POST /internal/v1/usage`: the namespace of every count the body carries
 
 /** Every route pattern the rules know; a route matching none fails the test (nothing is skipped). */
 const KINDS: ReadonlyArray<readonly [RegExp, Kind]> = [
@@ -52,6 +54,7 @@ const KINDS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [/^\/api\/v1\/namespaces\/:\w+(\/.*)?$/, 'namespaced'],
   [/^\/internal\/v1\/analytics\/namespaces\/:\w+(\/.*)?$/, 'namespaced'],
   [/^\/api\/v1\/(flags|segments|audit\/events)(\/.*)?$/, 'legacy'],
+  [/^\/internal\/v1\/usage$/, 'counts'],
 ];
 
 const kindOf = (path: string): Kind | undefined => KINDS.find(([pattern]) => pattern.test(path))?.[1];
@@ -102,6 +105,15 @@ function probes(kind: Kind, method: string, pattern: string, own: string, rival:
         { label: 'rival namespace in the path', path: fill(pattern, rival), ...(write ? { body: {} } : {}), touches: [rival] },
         ...(write ? [{ label: 'rival path, own body: the path wins', path: fill(pattern, rival), body: { namespaceKey: own }, touches: [rival] }] : []),
       ];
+    case 'counts': {
+      const counts = (namespaceKey: string) => ({ namespaceKey, flagKey: 'seeded', value: 'v', reason: 'MATCH_EVALUATION_REASON', count: 1 });
+      const batch = (...namespaces: string[]) => ({ id: `every-route-${namespaces.join('-')}-${Math.random()}`, at: Date.now(), counts: namespaces.map(counts) });
+      return [
+        { label: 'counts of its own namespace', path: pattern, body: batch(own), touches: [own] },
+        { label: 'counts of the rival namespace', path: pattern, body: batch(rival), touches: [rival] },
+        { label: 'counts of both', path: pattern, body: batch(own, rival), touches: [own, rival] },
+      ];
+    }
     case 'legacy': {
       const path = fill(pattern);
       const sent = (label: string, namespace: string): Probe =>
@@ -184,7 +196,7 @@ test('a namespaced token is accepted on every control-plane route exactly where 
   const counted = routes.filter(([method]) => method !== 'HEAD');
   t.true(counted.length >= ROUTES_TODAY, `only ${counted.length} routes enumerated`);
   t.deepEqual(routes.filter(([, path]) => kindOf(path) === undefined), [], 'every route is classified');
-  t.deepEqual([...new Set(routes.map(([, path]) => kindOf(path)))].sort(), ['credential', 'legacy', 'login', 'namespaced', 'open', 'unscoped'], 'every kind of route is enumerated');
+  t.deepEqual([...new Set(routes.map(([, path]) => kindOf(path)))].sort(), ['counts', 'credential', 'legacy', 'login', 'namespaced', 'open', 'unscoped'], 'every kind of route is enumerated');
 
   // Both namespaces exist and hold a flag, so no request below can delete one.
   const setup = bearer((await issueToken(cp.store.authentications, { name: 'setup', description: '' })).clientToken);

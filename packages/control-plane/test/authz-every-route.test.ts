@@ -30,8 +30,8 @@ const MAY: Record<string, (kind: ManagementKind, namespace: string | undefined) 
   none: () => false,
 };
 
-/** Routes outside authorization (Flipt's skip list and the ways to get a credential). */
-const SKIPPED = /^\/(health|metrics|meta\/info|api\/v1\/permissions|auth\/v1\/(method(\/(oidc\/[\w-]+|github|codehost)\/(authorize|callback)|\/kubernetes\/serviceaccount)?|self(\/expire)?|session))$/;
+/** Routes outside authorization (Flipt's skip list, the ways to get a credential, and the evaluation surface's counts). */
+const SKIPPED = /^\/(health|metrics|meta\/info|internal\/v1\/usage|api\/v1\/permissions|auth\/v1\/(method(\/(oidc\/[\w-]+|github|codehost)\/(authorize|callback)|\/kubernetes\/serviceaccount)?|self(\/expire)?|session))$/;
 
 interface RegisteredRoute {
   method: string;

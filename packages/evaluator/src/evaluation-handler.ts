@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessPolicy, type Caller, type Resolved, type Surface } from '@ensign/auth';
 import { activeTracing, AppError, challengeHeaders, DEFAULT_BODY_LIMIT_BYTES, type Fields, gatewayNotFound, isServerFault, methodNotAllowed, type Tracing } from '@ensign/core';
+import type { HashMode } from '@ensign/engine';
 import type { Logger } from 'pino';
 import { parseJsonObject, queryFields, readBody } from './http/body-reader.js';
 import { type HttpCall, HttpInput } from './http/http-call.js';
@@ -58,6 +59,8 @@ export interface EvaluationHandlerOptions {
   requests?: RequestRecorder;
   /** How long a snapshot stream may stay behind its namespace before it is dropped; 15 s when not set. */
   streamSlowAfterMs?: number;
+  /** The hash the source compiles with (`evaluation.hash`), announced to Ensign's own clients (`?format=ensign`). */
+  hash?: HashMode;
 }
 
 /** A node:http handler that serves its routes and calls `next()` for every other request. */
@@ -113,11 +116,12 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   const now = options.now ?? Date.now;
   const policy = options.auth === undefined ? AccessPolicy.OPEN : new AccessPolicy(options.auth);
   const credentials = options.auth === undefined ? undefined : new RequestCredentials(options.auth, now);
-  const run = evaluationRun(options.source, { now, maxBatchSize: options.maxBatchSize ?? UNLIMITED_BATCH, ...recorderOf(options) }, policy);
+  const hash = options.hash === undefined ? {} : { hash: options.hash };
+  const run = evaluationRun(options.source, { now, maxBatchSize: options.maxBatchSize ?? UNLIMITED_BATCH, ...recorderOf(options), ...hash }, policy);
   const limitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const configuration = configurationBody(options.ofrep ?? { cacheEnabled: false, cacheTtlMs: 0 });
   const streams = isStreamed(options.source)
-    ? new SnapshotStreams({ source: options.source, logger, clock: { now }, ...(options.streamSlowAfterMs === undefined ? {} : { slowAfterMs: options.streamSlowAfterMs }) })
+    ? new SnapshotStreams({ source: options.source, logger, clock: { now }, ...hash, ...(options.streamSlowAfterMs === undefined ? {} : { slowAfterMs: options.streamSlowAfterMs }) })
     : undefined;
 
   const routes = new RouteTable<HttpRoute>();

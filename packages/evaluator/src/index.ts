@@ -8,6 +8,8 @@ export { InProcessSnapshotSource } from './in-process-snapshot-source.js';
 export type { OfrepOptions } from './routes/ofrep.routes.js';
 export { gateFor } from './snapshot/server-version.js';
 export type { SnapshotGate } from './snapshot/server-version.js';
+export { ENSIGN_FORMAT } from './snapshot/snapshot-format.js';
+export type { EnsignSnapshotDocument } from './snapshot/gated-snapshot.js';
 export type { HeldSnapshot, SnapshotSource } from './snapshot-source.js';
 export { DEFAULT_FETCH_TIMEOUT_MS, NatsSnapshotSource } from './nats-snapshot-source.js';
 export type {

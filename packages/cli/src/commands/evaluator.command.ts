@@ -83,7 +83,7 @@ export async function evaluatorCommand(config: EnsignConfig, logger: Logger, sto
     // Evaluations are counted in one tally for every transport, read when /metrics is scraped and by the usage shipper.
     const counting = countingOf(config);
     if (usageBus !== undefined) shipper = startUsageShipper(config, logger, counting, (batch) => usageBus.shipUsage(batch), 'evaluator');
-    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth, ...counting });
+    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth, hash: config.evaluation.hash, ...counting });
     const health = createEvaluatorHealthHandler(source);
     streams = evaluate.streams;
     const metrics = createEvaluatorMetricsHandler(source, Date.now, { evaluations: config.metrics.enabled ? counting.recorder : undefined, requests: counting.requests, streams: streams?.counts });

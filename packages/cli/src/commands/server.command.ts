@@ -200,7 +200,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     const services = managementServices(managed);
     const app = createApp({ store: managed, services, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics, storage, changeRequests: store, build: buildInfo() });
     const authorizeSnapshot = snapshotAuthorization(authentication.app, config.authentication.exclude.evaluation);
-    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, ...counting, ...(authorizeSnapshot === undefined ? {} : { authorizeSnapshot }) });
+    const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, hash: config.evaluation.hash, ...counting, ...(authorizeSnapshot === undefined ? {} : { authorizeSnapshot }) });
     streams = evaluate.streams;
     if (streams !== undefined) registerStreamMetrics(metrics, streams.counts);
     // gRPC first: once /health answers, every port of the instance is served.

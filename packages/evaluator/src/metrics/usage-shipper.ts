@@ -5,9 +5,8 @@
  * A batch that could not be stored stays pending and is sent again under its id before newer ones.
  */
 import { randomUUID } from 'node:crypto';
-import { PeriodicTask, type UsageCount, type UsageReceiver } from '@ensign/core';
+import { chunked, PendingBatches, PeriodicTask, type UsageCount, type UsageReceiver } from '@ensign/core';
 import type { EvaluationTally, ResultCount } from './evaluation-tally.js';
-import { chunked, PendingBatches } from '@ensign/core';
 
 /** The few logger methods the shipper uses; a pino logger satisfies it. */
 export interface UsageLogger {

@@ -5,6 +5,7 @@
  */
 import { invalidField } from '@ensign/core';
 import type { EvaluationInput, EvaluationOperation } from '../request/evaluation-operation.js';
+import { gateOfRequest } from '../snapshot/snapshot-format.js';
 import { gateFor } from '../snapshot/server-version.js';
 import type { StreamRequest } from '../streams/snapshot-streams.js';
 import { framingOf, type StreamFraming } from '../streams/stream-frames.js';
@@ -22,12 +23,14 @@ function decodeDigest(input: EvaluationInput): string | undefined {
 /**
  * The stream's request; `framing` decides by the `Accept` header. Flipt v2 streams the whole
  * document whatever the client's version, so an SDK that names no version (the Go SDK on its
- * stream) is shown everything; one that names it is gated as on the unary snapshot.
+ * stream) is shown everything; one that names it is gated as on the unary snapshot, and Ensign's
+ * own clients (`?format=ensign`) get the document unfolded.
  */
 const streamOperation = (framing: (accept: string | undefined) => StreamFraming): EvaluationOperation<StreamRequest, StreamRequest> => ({
   decode(input) {
     const version = input.header('x-flipt-accept-server-version');
-    return { key: input.params[1] ?? '', gate: version === undefined ? 'current' : gateFor(version), framing: framing(input.header('accept')), digest: decodeDigest(input) };
+    const gate = gateOfRequest(input, () => (version === undefined ? 'current' : gateFor(version)));
+    return { key: input.params[1] ?? '', gate, framing: framing(input.header('accept')), digest: decodeDigest(input) };
   },
   namespaces: (request) => [request.key],
   evaluate: (request) => request,

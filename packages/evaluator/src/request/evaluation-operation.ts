@@ -5,6 +5,7 @@
  * namespaces. Transports only adapt their wire format around it (see run-evaluation.ts).
  */
 import type { AppError, Fields } from '@ensign/core';
+import type { HashMode } from '@ensign/engine';
 import type { EvaluationRecorder } from '../metrics/evaluation-tally.js';
 import type { HeldView } from './hold-namespaces.js';
 
@@ -25,6 +26,8 @@ export interface EvaluationSettings {
   maxBatchSize: number;
   /** Counts evaluations for `/metrics` (Flipt's `flipt_evaluations_*`); nothing is counted when not set. */
   recorder?: EvaluationRecorder;
+  /** The hash the source's snapshots are compiled with, announced to Ensign's own clients; not announced when not set. */
+  hash?: HashMode;
 }
 
 /** One kind of evaluation request, from decoded input to the answer a transport serialises. */

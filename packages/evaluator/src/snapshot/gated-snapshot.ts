@@ -3,13 +3,15 @@
  * the current time (schedules, windows, ramps and prerequisites are Ensign's; see
  * `effectiveSnapshotFlag`), gated, and serialised once per (snapshot, gate, phase), where the phase
  * counts the document's boundaries passed. It is kept until the snapshot is replaced or a boundary
- * passes, so serving it costs no serialisation.
+ * passes, so serving it costs no serialisation. The `ensign` gate is the document as held, never
+ * folded, with the snapshot's revision and the bucketing hash (see snapshot-format.ts).
  */
 import { createHash } from 'node:crypto';
 import {
   boundariesPassed,
   effectiveSnapshotDocument,
   type EvaluationEnv,
+  type HashMode,
   type NamespaceSnapshot,
   type SnapshotDocument,
   type SnapshotFlag,
@@ -33,11 +35,34 @@ export interface GatedSnapshot {
 /** The latest rendering per gate: time only moves forward, so an earlier phase is not asked for again. */
 const rendered = new WeakMap<NamespaceSnapshot, Map<SnapshotGate, GatedSnapshot>>();
 
+/** What Ensign's own clients are shown: the held document with its revision and, when known, the hash it is bucketed with. */
+export interface EnsignSnapshotDocument extends SnapshotDocument {
+  revision: number;
+  hash?: HashMode;
+}
+
+const unfolded = new WeakMap<NamespaceSnapshot, GatedSnapshot>();
+
+/** The `ensign` rendering: one per snapshot, whatever the time, since its clients fold it themselves. */
+function ensignSnapshot(snapshot: NamespaceSnapshot, hash: HashMode | undefined): GatedSnapshot {
+  let entry = unfolded.get(snapshot);
+  if (entry === undefined) {
+    const document: EnsignSnapshotDocument = { ...snapshot.document, revision: snapshot.revision, ...(hash === undefined ? {} : { hash }) };
+    // The hash is in the tag: a client that polls a server restarted with another hash gets the new one.
+    const etag = createHash('sha1').update(`${snapshot.checksum}:ensign:${hash ?? ''}`).digest('hex');
+    entry = { etag, document, body: JSON.stringify(document), phase: 0 };
+    unfolded.set(snapshot, entry);
+  }
+  return entry;
+}
+
 /**
  * The gated document, entity tag and body of `snapshot` for `gate` at the clock's time (read only
- * when the document has boundaries), computed on first use in each phase.
+ * when the document has boundaries), computed on first use in each phase. `hash` is announced to
+ * the `ensign` gate only.
  */
-export function gatedSnapshot(snapshot: NamespaceSnapshot, gate: SnapshotGate, clock: EvaluationEnv): GatedSnapshot {
+export function gatedSnapshot(snapshot: NamespaceSnapshot, gate: SnapshotGate, clock: EvaluationEnv, hash?: HashMode): GatedSnapshot {
+  if (gate === 'ensign') return ensignSnapshot(snapshot, hash);
   const boundaries = boundariesOf(snapshot);
   const now = boundaries.length === 0 ? 0 : clock.now();
   const phase = boundaries.length === 0 ? 0 : boundariesPassed(boundaries, now);
@@ -82,6 +107,6 @@ function gateFlag(flag: SnapshotFlag, gate: SnapshotGate): SnapshotFlag {
 
 /** The document without what a client behind `gate` does not understand; the held one is never changed. */
 export function gateDocument(document: SnapshotDocument, gate: SnapshotGate): SnapshotDocument {
-  if (gate === 'current') return document;
+  if (gate === 'current' || gate === 'ensign') return document;
   return { namespace: document.namespace, flags: document.flags.map((flag) => gateFlag(flag, gate)) };
 }

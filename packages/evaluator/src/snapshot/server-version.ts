@@ -37,8 +37,10 @@ export function isBefore(v: ServerVersion, major: number, minor: number, patch: 
 /**
  * What a client of a given version is shown: `legacy` (< 1.38.0) hides entity-id constraint types
  * and default variants, `no-default-variant` (< 1.47.0) hides default variants, `current` shows all.
+ * `ensign` is not a Flipt version: Ensign's own clients ask for it (`?format=ensign`, see
+ * snapshot-format.ts) and are shown the document as held, unfolded.
  */
-export type SnapshotGate = 'legacy' | 'no-default-variant' | 'current';
+export type SnapshotGate = 'legacy' | 'no-default-variant' | 'current' | 'ensign';
 
 /** The gate for a header value (absent ⇒ v1.37.1 ⇒ `legacy`). */
 export function gateFor(header: string | undefined): SnapshotGate {

@@ -9,7 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type EvaluationEnv, nextBoundary } from '@ensign/engine';
+import { type EvaluationEnv, type HashMode, nextBoundary } from '@ensign/engine';
 import type { Logger } from 'pino';
 import { gatedSnapshot } from '../snapshot/gated-snapshot.js';
 import type { SnapshotGate } from '../snapshot/server-version.js';
@@ -64,6 +64,8 @@ export interface SnapshotStreamsOptions {
   slowAfterMs?: number;
   /** The clock boundaries are followed on; `Date.now` when not set. */
   clock?: EvaluationEnv;
+  /** The hash announced to Ensign's own clients (`?format=ensign`). */
+  hash?: HashMode;
 }
 
 export class SnapshotStreams {
@@ -159,7 +161,7 @@ export class SnapshotStreams {
     // A namespace not held (deleted, or not created yet) is not announced: its streams stay quiet.
     const held = this.source.get(watcher.key);
     if (held === undefined) return;
-    const served = gatedSnapshot(held.snapshot, watcher.gate, this.clock);
+    const served = gatedSnapshot(held.snapshot, watcher.gate, this.clock, this.options.hash);
     if (served.etag === watcher.lastSent) return;
     const { socket } = watcher;
     if (socket.writableNeedDrain) {

@@ -1,7 +1,10 @@
+import type { UsageBatch } from '@ensign/core';
 import type { FlagUsageDetail, FlagUsageSummary, UsageSeries } from '@ensign/store';
 
-/** The stored evaluation counts, as the analytics and usage routes read them. */
+/** The stored evaluation counts, as the analytics and usage routes read them and `POST /internal/v1/usage` adds to them. */
 export interface UsageRepository {
+  /** Stores a batch once: a batch id already stored is a no-op. */
+  record(batch: UsageBatch): Promise<void>;
   /** One value per `stepMinutes` bucket from `from`'s to `to`'s, both included, zero-filled. */
   series(namespaceKey: string, flagKey: string, from: Date, to: Date, stepMinutes: number): Promise<UsageSeries>;
   /** Every counted flag of the namespace from `since` to `now`, in key order. */
