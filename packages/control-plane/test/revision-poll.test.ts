@@ -118,7 +118,7 @@ test('a namespace created here after the revisions were read is not taken for de
   t.truthy(p.holder.peek('fresh'), 'still held');
 });
 
-test('the timer polls on its own and tells the read cache what moved, whoever wrote it', async (t) => {
+test('the timer polls on its own and tells the read cache what moved through other servers, not its own writes', async (t) => {
   const p = await pair();
   t.teardown(() => p.close());
   const heard: string[] = [];
@@ -130,9 +130,14 @@ test('the timer polls on its own and tells the read cache what moved, whoever wr
   t.teardown(() => poll.stop());
   await p.other.namespaces.create({ key: 'elsewhere', name: 'elsewhere', description: '' });
   t.true(await eventually(() => p.holder.peek('elsewhere') !== undefined), 'caught up by the timer');
+  t.true(await eventually(() => heard.includes('elsewhere')));
+  // Its own write was heard when it committed: told again, it would evict what other servers cached since.
   await p.here.flags.create(flag('default', 'mine', true));
-  t.true(await eventually(() => heard.includes('default')));
-  t.true(heard.includes('elsewhere'));
+  await p.other.namespaces.create({ key: 'later', name: 'later', description: '' });
+  t.true(await eventually(() => heard.includes('later')), 'a poll after the write has run');
+  t.false(heard.includes('default'));
+  await p.other.flags.create(flag('default', 'theirs', true));
+  t.true(await eventually(() => heard.includes('default')), "another server's write is heard");
   await p.other.namespaces.delete('elsewhere', true);
   t.true(await eventually(() => heard.filter((k) => k === 'elsewhere').length === 2 && p.holder.peek('elsewhere') === undefined), JSON.stringify({ heard, held: p.holder.peek('elsewhere')?.revision }));
 });

@@ -46,22 +46,26 @@ export class RevisionPoll {
       this.failing = false;
       logger.info('namespace revisions read again from the database');
     }
-    this.announce(stored);
+    this.announce(stored, heldBefore);
     const changed = await pipeline.catchUp(stored, heldBefore);
     this.counts.caughtUp += changed.length;
     if (changed.length > 0) logger.debug({ namespaces: changed }, 'namespaces changed in the database caught up');
     return changed;
   }
 
-  /** Tells `onStoredChange` what moved since the previous poll (the first poll only takes note). */
-  private announce(stored: readonly NamespaceRevision[]): void {
+  /**
+   * Tells `onStoredChange` what moved since the previous poll (the first poll only takes note) and
+   * was not held here before the query: what this process wrote or was sent it has already heard of,
+   * and telling it again would evict entries other servers cached since.
+   */
+  private announce(stored: readonly NamespaceRevision[], heldBefore: ReadonlyMap<string, number>): void {
     const now = new Map(stored.map((n) => [n.key, n.revision]));
     const before = this.previous;
     this.previous = now;
     const listener = this.options.onStoredChange;
     if (before === undefined || listener === undefined) return;
-    for (const [key, revision] of now) if (before.get(key) !== revision) listener(key);
-    for (const key of before.keys()) if (!now.has(key)) listener(key);
+    for (const [key, revision] of now) if (before.get(key) !== revision && (heldBefore.get(key) ?? -1) < revision) listener(key);
+    for (const key of before.keys()) if (!now.has(key) && heldBefore.has(key)) listener(key);
   }
 
   /** An outage is logged once, not every interval. */
