@@ -91,6 +91,20 @@ const noSideways = (page: Page): Promise<boolean> => page.evaluate<boolean>('doc
 /** The keys of the flags list's rows, top to bottom. */
 const listedKeys = (page: Page): Promise<string[]> => page.locator('.flags-table tbody tr').getByRole('link').allTextContents();
 
+/**
+ * The keys listed once they are `expected` (the list follows the address in a transition, so a
+ * single read may see the rows before it); the last ones read when they never become so.
+ */
+async function keysOnceThey(page: Page, expected: (keys: string[]) => boolean): Promise<string[]> {
+  let keys = await listedKeys(page);
+  for (let i = 0; i < 100 && !expected(keys); i++) {
+    await delay(100);
+    keys = await listedKeys(page);
+  }
+  return keys;
+}
+const same = (want: string[]) => (keys: string[]) => JSON.stringify(keys) === JSON.stringify(want);
+
 /** The usage listing of a namespace over `window`, as the API answers it. */
 async function listing(ns: string, window: string): Promise<Array<{ flagKey: string; evaluations: number; status: string; stale: boolean }>> {
   const res = await ui.api.get(`/api/v1/namespaces/${ns}/usage?window=${window}`);
@@ -250,14 +264,14 @@ test.serial('the flags list: last evaluated or "never", ordered by it, statuses,
   }
   await page.goto(`${ui.server.baseUrl}/namespaces/${ns}/flags?stale=1&window=${window}s`);
   await page.getByRole('link', { name: 'idle-c' }).waitFor();
-  t.deepEqual(await listedKeys(page), ['idle-c', 'idle-d'], 'exactly the flags not evaluated');
+  t.deepEqual(await keysOnceThey(page, same(['idle-c', 'idle-d'])), ['idle-c', 'idle-d'], 'exactly the flags not evaluated');
   t.is(await page.getByLabel('Usage window').inputValue(), `${window}s`);
   t.is(await row('idle-d').getByText('Inactive', { exact: true }).getAttribute('title'), `Inactive: not evaluated in the last ${window} seconds. Stale: a candidate for removal.`);
   await page.getByText('2 of 4 flags').waitFor();
 
   await page.getByLabel('Stale only').uncheck();
   await page.waitForURL(`**/namespaces/${ns}/flags?window=${window}s`);
-  t.deepEqual(await listedKeys(page), ['idle-c', 'idle-d', 'used-a', 'used-b']);
+  t.deepEqual(await keysOnceThey(page, same(['idle-c', 'idle-d', 'used-a', 'used-b'])), ['idle-c', 'idle-d', 'used-a', 'used-b']);
   t.is(await row('used-a').locator('.last-evaluated-cell time').textContent(), 'just now');
   t.regex((await row('used-a').locator('.last-evaluated-cell time').getAttribute('title')) ?? '', / UTC$/);
   t.is(await row('used-b').getByText('Active', { exact: true }).count(), 1);
@@ -269,11 +283,11 @@ test.serial('the flags list: last evaluated or "never", ordered by it, statuses,
   await page.getByRole('button', { name: 'Last evaluated' }).click();
   await page.waitForURL(/sort=evaluated(&|$)/);
   await sorted('descending');
-  t.deepEqual((await listedKeys(page)).slice(2), ['idle-c', 'idle-d'], 'never evaluated last');
+  t.deepEqual((await keysOnceThey(page, (keys) => same(['idle-c', 'idle-d'])(keys.slice(2)))).slice(2), ['idle-c', 'idle-d'], 'never evaluated last');
   await page.getByRole('button', { name: 'Last evaluated' }).click();
   await page.waitForURL(/sort=evaluated-oldest/);
   await sorted('ascending');
-  t.deepEqual((await listedKeys(page)).slice(0, 2), ['idle-c', 'idle-d'], 'never evaluated first');
+  t.deepEqual((await keysOnceThey(page, (keys) => same(['idle-c', 'idle-d'])(keys.slice(0, 2)))).slice(0, 2), ['idle-c', 'idle-d'], 'never evaluated first');
   t.is(await page.getByLabel('Sort').inputValue(), 'evaluated-oldest', 'the sort menu agrees');
   await screenshot(page, 'flags-usage');
 
