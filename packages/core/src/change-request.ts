@@ -3,6 +3,7 @@
  * States are Unleash's: draft → in review → approved → scheduled → applied, or rejected / cancelled.
  */
 import type { Actor } from './change-record.js';
+import { sortKeysDeep } from './flipt-document/json-value.js';
 
 export const CHANGE_REQUEST_STATES = ['draft', 'in_review', 'approved', 'scheduled', 'applied', 'rejected', 'cancelled'] as const;
 export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];
@@ -50,14 +51,5 @@ export interface ChangeRequest {
   updatedAt: string;
 }
 
-/** The value with every object's keys sorted, recursively: one JSON text per meaning. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = canonical((value as Record<string, unknown>)[key]);
-  return out;
-}
-
-/** The canonical JSON text of a list of changes, which their digest is the hash of. */
-export const canonicalChanges = (changes: readonly ProposedChange[]): string => JSON.stringify(canonical(changes));
+/** The canonical JSON text of a list of changes (keys sorted at every depth), which their digest is the hash of. */
+export const canonicalChanges = (changes: readonly ProposedChange[]): string => JSON.stringify(sortKeysDeep(changes));

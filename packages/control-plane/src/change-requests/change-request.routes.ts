@@ -1,4 +1,4 @@
-import { readString } from '@ensign/core';
+import { readString, resolveNamespace } from '@ensign/core';
 import type { Operations } from '../auth/operation.middleware.js';
 import type { AppRouter } from '../http/app-state.js';
 import { bodyOf, paramsOf, queryOf } from '../http/input.js';
@@ -9,7 +9,7 @@ const BASE = '/namespaces/:namespaceKey/change-requests';
 
 /** /namespaces/{ns}/change-requests[...] (Ensign's extension). */
 export function registerChangeRequestRoutes(router: AppRouter, service: ChangeRequestService, op: Operations): void {
-  const ns = (params: Record<string, string | undefined>): string => params.namespaceKey || 'default';
+  const ns = (params: Record<string, string | undefined>): string => resolveNamespace(params.namespaceKey ?? '');
   const id = (params: Record<string, string | undefined>): string => params.id ?? '';
   router.get('/namespaces/:namespaceKey/change-policy', op('GetChangePolicy'), async (ctx) => {
     sendJson(ctx, await service.getPolicy(ns(paramsOf(ctx))));
