@@ -39,5 +39,5 @@ export type {
   Readiness,
   RunningGrpcServer,
 } from './evaluation.js';
-export { authBindings, flagTimingBinding, fliptBinding } from './management.js';
-export type { AuthBindingDeps, FlagTimingBindingDeps, FliptBindingDeps } from './management.js';
+export { authBindings, changeRequestBinding, flagTimingBinding, fliptBinding } from './management.js';
+export type { AuthBindingDeps, ChangeRequestBindingDeps, FlagTimingBindingDeps, FliptBindingDeps } from './management.js';
