@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { renderConfigText } from './config/config.reference.js';
 import { EXPORT_FLAGS, exportArgs, type ExportArgs, type FlagSpec, IMPORT_FLAGS, importArgs, type ImportArgs } from './transfer-flags.js';
 import { AUTHZ_FLAGS, type AuthzArgs, authzArgs } from './authz-flags.js';
+import { CHANGE_REQUEST_FLAGS, type ChangeRequestArgs, changeRequestArgs } from './change-request-flags.js';
 
 /** A subcommand of `ensign`. */
 export interface CommandSpec {
@@ -16,7 +17,7 @@ export interface CommandSpec {
 }
 
 /** The names `ensign` accepts as its first argument. */
-export type CommandName = 'server' | 'evaluator' | 'migrate' | 'export' | 'import' | 'authz';
+export type CommandName = 'server' | 'evaluator' | 'migrate' | 'export' | 'import' | 'authz' | 'change-request';
 
 const CONFIG_FLAG: FlagSpec = {
   name: 'config',
@@ -93,6 +94,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'explain -a <url> [-t <token>] [-n <namespace>]',
     flags: AUTHZ_FLAGS,
   },
+  {
+    name: 'change-request',
+    summary: 'List, show, approve and apply a namespace\'s change requests on a running server',
+    description:
+      'Talks to the server at --address as the credential of --token, in the namespace of --namespace:\n' +
+      '  list                  one line per request: id, state, title, author, approvals (of those required)\n' +
+      '  show <id>             the request, its changes and the diff they would make, and its events\n' +
+      '  approve <id>          approves the request\'s current changes (with --digest, only if still those)\n' +
+      '  apply <id>            applies an approved request now as one revision, or at --at\n' +
+      'Exits 1 with the server\'s message on stderr when it refuses or cannot be reached.',
+    usage: '(list [--state <s,…>] | show <id> | approve <id> [--digest <d>] | apply <id> [--at <RFC3339>]) -n <namespace> -a <url> [-t <token>] [--json]',
+    flags: CHANGE_REQUEST_FLAGS,
+  },
 ];
 
 /** What the command line asks for. */
@@ -103,7 +117,12 @@ export type Invocation =
   | { kind: 'run'; command: 'export'; configPath: string | undefined; args: ExportArgs }
   | { kind: 'run'; command: 'import'; configPath: string | undefined; args: ImportArgs }
   | { kind: 'run'; command: 'authz'; configPath: string | undefined; args: AuthzArgs }
+  | { kind: 'run'; command: 'change-request'; configPath: string | undefined; args: ChangeRequestArgs }
   | { kind: 'usage-error'; message: string; usage: string };
+
+const COMMAND_WIDTH = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+/** A command and its summary, as the command lists show it. */
+const commandLine = (c: CommandSpec): string => `  ${c.name.padEnd(COMMAND_WIDTH)}${c.summary}`;
 
 const flagLine = (flag: FlagSpec): string => {
   const head = `${flag.short === undefined ? '    ' : `-${flag.short}, `}--${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
@@ -127,7 +146,7 @@ export function rootHelp(): string {
     '  ensign --version',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`),
+    ...COMMANDS.map(commandLine),
     '',
     'Flags:',
     ...GLOBAL_FLAGS.map(flagLine),
@@ -157,14 +176,14 @@ export function commandHelp(command: CommandSpec): string {
 }
 
 const shortUsage = (): string =>
-  ['Usage: ensign <command> [flags]', '', 'Commands:', ...COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`), '', 'Run "ensign --help" for every flag and setting.', ''].join('\n');
+  ['Usage: ensign <command> [flags]', '', 'Commands:', ...COMMANDS.map(commandLine), '', 'Run "ensign --help" for every flag and setting.', ''].join('\n');
 
 const usageError = (message: string): Invocation => ({ kind: 'usage-error', message, usage: shortUsage() });
 
 /** Every flag any command takes, for one strict parse; which command takes which is checked after. */
 const ALL_FLAGS: readonly FlagSpec[] = [
   ...[CONFIG_FLAG, HELP_FLAG, VERSION_FLAG],
-  ...[...EXPORT_FLAGS, ...IMPORT_FLAGS, ...AUTHZ_FLAGS].filter((flag, i, all) => all.findIndex((f) => f.name === flag.name) === i),
+  ...[...EXPORT_FLAGS, ...IMPORT_FLAGS, ...AUTHZ_FLAGS, ...CHANGE_REQUEST_FLAGS].filter((flag, i, all) => all.findIndex((f) => f.name === flag.name) === i),
 ];
 
 const PARSE_OPTIONS = Object.fromEntries(
@@ -192,7 +211,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (name !== undefined && command === undefined) return usageError(`unknown command "${name}"`);
   const foreign = foreignFlag(values, command);
   if (foreign !== undefined) return usageError(command ? `unknown flag --${foreign} for "ensign ${command.name}"` : 'missing command');
-  if (command?.name !== 'import' && command?.name !== 'authz' && extra.length > 0) return usageError(`unexpected argument "${extra[0]}"`);
+  if (command?.name !== 'import' && command?.name !== 'authz' && command?.name !== 'change-request' && extra.length > 0) return usageError(`unexpected argument "${extra[0]}"`);
   if (values.help) return { kind: 'help', text: command ? commandHelp(command) : rootHelp() };
   if (values.version) {
     return command ? usageError(`unknown flag --version for "ensign ${command.name}"`) : { kind: 'version' };
@@ -213,6 +232,10 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     case 'authz': {
       const args = authzArgs(values, extra);
       return typeof args === 'string' ? usageError(args) : { kind: 'run', command: 'authz', configPath, args };
+    }
+    case 'change-request': {
+      const args = changeRequestArgs(values, extra);
+      return typeof args === 'string' ? usageError(args) : { kind: 'run', command: 'change-request', configPath, args };
     }
     default:
       return { kind: 'run', command: command.name, configPath };

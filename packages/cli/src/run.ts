@@ -47,7 +47,7 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
     return EXIT_USAGE;
   }
   // export and import write documents and results to stdout: their log lines go to stderr.
-  const transfer = invocation.command === 'export' || invocation.command === 'import' || invocation.command === 'authz';
+  const transfer = invocation.command === 'export' || invocation.command === 'import' || invocation.command === 'authz' || invocation.command === 'change-request';
   const logger = createLogger(loaded.config, transfer ? 'stderr' : 'stdout');
   for (const warning of loaded.warnings) logger.warn(warning);
 
@@ -68,6 +68,10 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
   if (invocation.command === 'authz') {
     const { authzExplainCommand } = await import('./commands/authz-explain.command.js');
     return authzExplainCommand(invocation.args, io);
+  }
+  if (invocation.command === 'change-request') {
+    const { changeRequestCommand } = await import('./commands/change-request.command.js');
+    return changeRequestCommand(invocation.args, io);
   }
   // Listening for the stop signals before loading, so one that arrives meanwhile still stops the command once started.
   const stopSignal = io.waitForStop();
