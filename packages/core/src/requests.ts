@@ -49,6 +49,11 @@ export interface UpdateFlag {
   enabled: boolean;
   /** `""` clears the default variant. */
   defaultVariantId: string;
+  /**
+   * Ensign's extension: the default variant by key, for a variant made earlier in the same change
+   * request (it has no id to send yet); undefined or `""` when not sent.
+   */
+  defaultVariantKey?: string | undefined;
   /** Undefined: leave as is; `{}`: clear; otherwise replace. */
   metadata: Record<string, unknown> | undefined;
   /** Undefined: leave as is; `[]`: clear; otherwise replace. */

@@ -2,7 +2,7 @@ import { FlagType } from '../enums.js';
 import type { KeyRef, ListInNamespace } from '../queries.js';
 import type { CreateFlag, UpdateFlag } from '../requests.js';
 import type { Prerequisite } from '../resources.js';
-import { type Fields, type PathParams, readBoolean, readEnum, readObject, readString, withPath } from './fields.js';
+import { type Fields, lookup, type PathParams, readBoolean, readEnum, readObject, readString, withPath } from './fields.js';
 import { readPageQuery } from './page.decode.js';
 import { readPrerequisites } from './timing.decode.js';
 
@@ -10,6 +10,11 @@ import { readPrerequisites } from './timing.decode.js';
 function prerequisitesOf(src: Fields): { prerequisites?: Prerequisite[] } {
   const prerequisites = readPrerequisites(src);
   return prerequisites === undefined ? {} : { prerequisites };
+}
+
+/** `defaultVariantKey` when sent (Ensign's extension); left out otherwise. */
+function defaultVariantKeyOf(src: Fields): { defaultVariantKey?: string } {
+  return lookup(src, 'defaultVariantKey') === undefined ? {} : { defaultVariantKey: readString(src, 'defaultVariantKey') };
 }
 
 /** POST /flags body. `type` defaults to VARIANT_FLAG_TYPE. */
@@ -37,6 +42,7 @@ export function decodeUpdateFlag(body: Fields, path?: PathParams): UpdateFlag {
     description: readString(src, 'description'),
     enabled: readBoolean(src, 'enabled'),
     defaultVariantId: readString(src, 'defaultVariantId'),
+    ...defaultVariantKeyOf(src),
     metadata: readObject(src, 'metadata'),
     ...prerequisitesOf(src),
   };

@@ -1,3 +1,4 @@
+import { invalidField } from '../errors.js';
 import type { KeyRef, ListInNamespace } from '../queries.js';
 import type { CreateFlag, PageRequest, UpdateFlag } from '../requests.js';
 import { requireKey, requireValue, resolveNamespace } from './common.validation.js';
@@ -21,6 +22,9 @@ export function validateCreateFlag(req: CreateFlag): CreateFlag {
 export function validateUpdateFlag(req: UpdateFlag): UpdateFlag {
   requireValue(req.key, 'key');
   requireValue(req.name, 'name');
+  if (req.defaultVariantId !== '' && (req.defaultVariantKey ?? '') !== '') {
+    throw invalidField('defaultVariantKey', 'cannot be sent with defaultVariantId: name the default variant once');
+  }
   checkPrerequisites(req.key, req.prerequisites);
   return { ...req, namespaceKey: resolveNamespace(req.namespaceKey) };
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CreateFlag, Flag, Page, PageRequest, Prerequisite, UpdateFlag } from '@ensign/core';
-import { invalid, notFound } from '@ensign/core';
+import { invalid, invalidField, notFound } from '@ensign/core';
 import { created, deleted, updated } from '../change-draft.js';
 import { flagSubject } from '../change-subjects.js';
 import { loadFlag, withVariants } from '../loaders/flag.loader.js';
@@ -25,6 +25,21 @@ async function mustLoad(db: Knex, ns: string, key: string): Promise<Flag> {
   const flag = await loadFlag(db, ns, key, 'get');
   if (flag === undefined) throw flagNotFound(ns, key);
   return flag;
+}
+
+/** The id of the default variant an update names, by id or by key (Ensign's extension); null when it names none. */
+async function defaultVariantOf(trx: Knex.Transaction, ns: string, req: UpdateFlag): Promise<string | null> {
+  const ofFlag = { namespace_key: ns, flag_key: req.key };
+  if (req.defaultVariantKey !== undefined && req.defaultVariantKey !== '') {
+    const row = await VariantModel.query(trx).findOne({ ...ofFlag, key: req.defaultVariantKey });
+    if (row === undefined) throw invalidField('defaultVariantKey', `flag "${ns}/${req.key}" has no variant "${req.defaultVariantKey}"`);
+    return row.id;
+  }
+  if (req.defaultVariantId === '') return null;
+  if ((await VariantModel.query(trx).findOne({ ...ofFlag, id: req.defaultVariantId })) === undefined) {
+    throw invalid(`variant "${req.defaultVariantId}" not found for flag "${ns}/${req.key}"`);
+  }
+  return req.defaultVariantId;
 }
 
 /** Flags with their variants; deleting one cascades to everything under it. */
@@ -87,19 +102,14 @@ export class KnexFlagRepository {
       async (trx, at) => {
         const before = await mustLoad(trx, ns, req.key);
         if (req.prerequisites !== undefined) await checkPrerequisitesStored(trx, ns, req.key, req.prerequisites);
-        if (req.defaultVariantId !== '') {
-          const ofFlag = { id: req.defaultVariantId, namespace_key: ns, flag_key: req.key };
-          if ((await VariantModel.query(trx).findOne(ofFlag)) === undefined) {
-            throw invalid(`variant "${req.defaultVariantId}" not found for flag "${ns}/${req.key}"`);
-          }
-        }
+        const defaultVariantId = await defaultVariantOf(trx, ns, req);
         await FlagModel.query(trx)
           .findById([ns, req.key])
           .patch({
             name: req.name,
             description: req.description,
             enabled: req.enabled,
-            default_variant_id: req.defaultVariantId === '' ? null : req.defaultVariantId,
+            default_variant_id: defaultVariantId,
             ...(req.metadata === undefined ? {} : { metadata: metadataColumn(req.metadata) }),
             ...(req.prerequisites === undefined ? {} : { prerequisites: prerequisitesColumn(req.prerequisites) }),
             updated_at: at,

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { CreateRule, OrderItems, Page, PageRequest, Rule, SegmentOperator, UpdateRule } from '@ensign/core';
-import { checkWindow, invalid, mergeWindow, notFound } from '@ensign/core';
+import { checkWindow, invalid, invalidField, mergeWindow, notFound } from '@ensign/core';
 import { created, updated } from '../change-draft.js';
 import { replacePartSteps } from '../flag-steps.js';
 import { windowColumns } from '../loaders/window.js';
 import { flagPartSubject } from '../change-subjects.js';
 import { loadRule, withRuleParts } from '../loaders/rule.loader.js';
+import { DistributionModel } from '../models/distribution.model.js';
 import { FlagModel } from '../models/flag.model.js';
 import { RuleSegmentModel } from '../models/rule-segment.model.js';
 import { RuleModel } from '../models/rule.model.js';
+import { VariantModel } from '../models/variant.model.js';
 import { applyWindow, fetchPage } from '../paging.js';
 import { BY_RANK, deleteRanked, orderOnFlag, RULES } from '../ranking.js';
 import { firstMissingSegment, requestedSegmentKeys } from '../segment-keys.js';
@@ -47,6 +49,40 @@ async function insertSegments(trx: Knex.Transaction, ns: string, ruleId: string,
   }
 }
 
+/** A distribution sent with a new rule (Ensign's extension): its variant named by key, since a variant made in the same change request has no id to send yet. */
+export interface RuleDistributionInput {
+  variantKey: string;
+  rollout: number;
+}
+
+/** A new rule, with the distributions to create with it. */
+export type CreateRuleWithDistributions = CreateRule & { distributions?: readonly RuleDistributionInput[] | undefined };
+
+/**
+ * The rule's distributions, their variants found by key among the flag's. Each is stamped one
+ * millisecond after the one before it: distributions are read by creation, and their order sets
+ * the buckets they take.
+ */
+async function insertDistributions(
+  trx: Knex.Transaction,
+  ns: string,
+  flagKey: string,
+  ruleId: string,
+  distributions: readonly RuleDistributionInput[],
+  at: string,
+): Promise<void> {
+  const variants = (await VariantModel.query(trx).where({ namespace_key: ns, flag_key: flagKey }).select('id', 'key')) as Array<{ id: string; key: string }>;
+  const idOf = new Map(variants.map((v) => [v.key, v.id]));
+  const base = Date.parse(at);
+  const rows = distributions.map((d, i) => {
+    const variantId = idOf.get(d.variantKey);
+    if (variantId === undefined) throw invalidField(`distributions[${i}].variantKey`, `flag "${ns}/${flagKey}" has no variant "${d.variantKey}"`);
+    const stamp = new Date(base + i).toISOString();
+    return { id: randomUUID(), rule_id: ruleId, variant_id: variantId, rollout: d.rollout, created_at: stamp, updated_at: stamp };
+  });
+  for (const row of rows) await DistributionModel.query(trx).insert(row);
+}
+
 /** With a single segment the operator is meaningless; Flipt stores OR. */
 const operatorFor = (keys: string[], requested: SegmentOperator): SegmentOperator =>
   keys.length === 1 ? 'OR_SEGMENT_OPERATOR' : requested;
@@ -77,7 +113,8 @@ export class KnexRuleRepository {
     return this.tx.read((db) => mustLoad(db, nsOf(namespaceKey), flagKey, id));
   }
 
-  create(req: CreateRule): Promise<Rule> {
+  /** The rule and its distributions, if any, in one write: one change record, whose `after` carries them. */
+  create(req: CreateRuleWithDistributions): Promise<Rule> {
     const ns = nsOf(req.namespaceKey);
     return this.tx.write(
       ns,
@@ -96,6 +133,7 @@ export class KnexRuleRepository {
           updated_at: at,
         });
         await insertSegments(trx, ns, id, keys);
+        await insertDistributions(trx, ns, req.flagKey, id, req.distributions ?? [], at);
         await replacePartSteps(trx, { namespaceKey: ns, flagKey: req.flagKey, id, noun: 'rule', window, ramp: undefined }, at, this.tx.actor());
         return created(flagPartSubject('rule', req.flagKey, id), await mustLoad(trx, ns, req.flagKey, id));
       },

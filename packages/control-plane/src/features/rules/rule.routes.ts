@@ -11,6 +11,7 @@ import { bodyOf, paramsOf, queryOf } from '../../http/input.js';
 import { listBody } from '../../http/list-body.js';
 import { sendEmpty, sendJson } from '../../http/respond.js';
 import { flagPaths } from '../flags/flag.routes.js';
+import { decodeRuleDistributions } from './rule-distributions.js';
 import type { RuleService } from './rule.service.js';
 
 /** /flags/{flagKey}/rules[...], namespaced and legacy. */
@@ -20,7 +21,8 @@ export function registerRuleRoutes(router: AppRouter, service: RuleService, op: 
     sendJson(ctx, listBody('rules', page, (rule) => rule.id));
   });
   router.post(flagPaths('/:flagKey/rules'), op('CreateRule'), async (ctx) => {
-    sendJson(ctx, await service.create(decodeCreateRule(bodyOf(ctx), paramsOf(ctx))));
+    const body = bodyOf(ctx);
+    sendJson(ctx, await service.create({ ...decodeCreateRule(body, paramsOf(ctx)), ...decodeRuleDistributions(body) }));
   });
   // COMPAT(flipt): registered before PUT .../rules/{id} so that `order` is never taken for an id.
   router.put(flagPaths('/:flagKey/rules/order'), op('OrderRules'), async (ctx) => {

@@ -1,5 +1,4 @@
 import {
-  type CreateRule,
   type FlagItemRef,
   type ListInFlag,
   type OrderItems,
@@ -12,6 +11,7 @@ import {
   validateOrderRules,
   validateUpdateRule,
 } from '@ensign/core';
+import type { CreateRuleWithDistributions } from './rule-distributions.js';
 import type { RuleRepository } from './rule.repository.js';
 
 /** Rule use cases: validate (segment keys normalised), then hand to storage. */
@@ -28,8 +28,9 @@ export class RuleService {
     return this.rules.get(namespaceKey, flagKey, id);
   }
 
-  create(req: CreateRule): Promise<Rule> {
-    return this.rules.create(validateCreateRule(req));
+  create(req: CreateRuleWithDistributions): Promise<Rule> {
+    const { distributions } = req;
+    return this.rules.create({ ...validateCreateRule(req), ...(distributions === undefined ? {} : { distributions }) });
   }
 
   update(req: UpdateRule): Promise<Rule> {
