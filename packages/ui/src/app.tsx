@@ -12,6 +12,8 @@ import { NamespaceScope } from './layout/namespace-scope.js';
 import { lastNamespace, paths } from './layout/namespace.js';
 import { Shell } from './layout/shell.js';
 import { ActivityPage } from './pages/activity/activity-page.js';
+import { ChangeRequestPage } from './pages/change-requests/change-request-page.js';
+import { ChangeRequestsPage } from './pages/change-requests/change-requests-page.js';
 import { ConsolePage } from './pages/console/console-page.js';
 import { FlagPage } from './pages/flags/flag-page.js';
 import { FlagsPage } from './pages/flags/flags-page.js';
@@ -62,6 +64,8 @@ function Gate() {
           <Route path="segments/:segmentKey/history" element={<SegmentPage tab="history" />} />
           <Route path="console" element={<ConsolePage />} />
           <Route path="activity" element={<ActivityPage />} />
+          <Route path="change-requests" element={<ChangeRequestsPage />} />
+          <Route path="change-requests/:requestId" element={<ChangeRequestPage />} />
         </Route>
         <Route path="settings" element={<Navigate to={paths.namespaces()} replace />} />
         <Route path="settings/namespaces" element={<NamespacesPage />} />

@@ -29,9 +29,11 @@ import type {
 } from '@ensign/core';
 import { type DocumentFormat, CONTENT_TYPES, type ImportMode, importQuery, type ImportSummary } from '../lib/document-import.js';
 import type { OfrepFlagAnswer } from '../lib/outcome-notes.js';
-import { permissionsOf, UNRESTRICTED } from '../lib/permissions.js';
+import { mayBypassPolicy, permissionsOf, UNRESTRICTED } from '../lib/permissions.js';
 import { type ServerStorage, storageOf } from '../lib/read-only.js';
 import { ApiError, request, requestRaw, requestText, scopedNamespace, seg } from './client.js';
+import { type Drafted, write } from './drafting.js';
+import { rememberBypass } from './protection.js';
 
 const api = (ns: string): string => `/api/v1/namespaces/${seg(ns)}`;
 const flagPath = (ns: string, flagKey: string): string => `${api(ns)}/flags/${seg(flagKey)}`;
@@ -85,6 +87,11 @@ export interface SegmentRefInput {
   segmentKey?: string;
   segmentKeys?: string[];
   segmentOperator?: SegmentOperator;
+}
+/** A share of a new rule's traffic sent with the rule (Ensign's extension): its variant by key. */
+export interface RuleDistributionInput {
+  variantKey: string;
+  rollout: number;
 }
 export interface DistributionInput {
   variantId: string;
@@ -174,65 +181,66 @@ export const namespaces = {
 export const flags = {
   list: async (ns: string): Promise<Flag[]> => (await request<{ flags: Flag[] }>('GET', `${api(ns)}/flags`)).flags,
   get: (ns: string, key: string): Promise<Flag> => request('GET', flagPath(ns, key)),
-  create: (ns: string, input: FlagInput): Promise<Flag> => request('POST', `${api(ns)}/flags`, input),
-  update: (ns: string, key: string, input: FlagUpdate): Promise<Flag> => request('PUT', flagPath(ns, key), input),
-  delete: (ns: string, key: string): Promise<void> => request('DELETE', flagPath(ns, key)),
+  create: (ns: string, input: FlagInput): Promise<Flag | Drafted> => write(ns, 'POST', `${api(ns)}/flags`, input),
+  update: (ns: string, key: string, input: FlagUpdate): Promise<Flag | Drafted> => write(ns, 'PUT', flagPath(ns, key), input),
+  delete: (ns: string, key: string): Promise<void | Drafted> => write(ns, 'DELETE', flagPath(ns, key)),
 };
 
 export const variants = {
-  create: (ns: string, flagKey: string, input: VariantInput): Promise<Variant> => request('POST', `${flagPath(ns, flagKey)}/variants`, input),
-  update: (ns: string, flagKey: string, id: string, input: VariantInput): Promise<Variant> =>
-    request('PUT', `${flagPath(ns, flagKey)}/variants/${seg(id)}`, input),
-  delete: (ns: string, flagKey: string, id: string): Promise<void> => request('DELETE', `${flagPath(ns, flagKey)}/variants/${seg(id)}`),
+  create: (ns: string, flagKey: string, input: VariantInput): Promise<Variant | Drafted> => write(ns, 'POST', `${flagPath(ns, flagKey)}/variants`, input),
+  update: (ns: string, flagKey: string, id: string, input: VariantInput): Promise<Variant | Drafted> =>
+    write(ns, 'PUT', `${flagPath(ns, flagKey)}/variants/${seg(id)}`, input),
+  delete: (ns: string, flagKey: string, id: string): Promise<void | Drafted> => write(ns, 'DELETE', `${flagPath(ns, flagKey)}/variants/${seg(id)}`),
 };
 
 export const rules = {
   list: async (ns: string, flagKey: string): Promise<Rule[]> => (await request<{ rules: Rule[] }>('GET', `${flagPath(ns, flagKey)}/rules`)).rules,
-  create: (ns: string, flagKey: string, input: SegmentRefInput & WindowInput & { rank: number }): Promise<Rule> => request('POST', `${flagPath(ns, flagKey)}/rules`, input),
-  update: (ns: string, flagKey: string, id: string, input: SegmentRefInput & WindowInput): Promise<Rule> => request('PUT', `${flagPath(ns, flagKey)}/rules/${seg(id)}`, input),
-  delete: (ns: string, flagKey: string, id: string): Promise<void> => request('DELETE', `${flagPath(ns, flagKey)}/rules/${seg(id)}`),
-  order: (ns: string, flagKey: string, ruleIds: string[]): Promise<void> => request('PUT', `${flagPath(ns, flagKey)}/rules/order`, { ruleIds }),
+  /** `distributions` makes the rule's split in the same write. */
+  create: (ns: string, flagKey: string, input: SegmentRefInput & WindowInput & { rank: number; distributions?: RuleDistributionInput[] }): Promise<Rule | Drafted> => write(ns, 'POST', `${flagPath(ns, flagKey)}/rules`, input),
+  update: (ns: string, flagKey: string, id: string, input: SegmentRefInput & WindowInput): Promise<Rule | Drafted> => write(ns, 'PUT', `${flagPath(ns, flagKey)}/rules/${seg(id)}`, input),
+  delete: (ns: string, flagKey: string, id: string): Promise<void | Drafted> => write(ns, 'DELETE', `${flagPath(ns, flagKey)}/rules/${seg(id)}`),
+  order: (ns: string, flagKey: string, ruleIds: string[]): Promise<void | Drafted> => write(ns, 'PUT', `${flagPath(ns, flagKey)}/rules/order`, { ruleIds }),
 };
 
 export const distributions = {
-  create: (ns: string, flagKey: string, ruleId: string, input: DistributionInput): Promise<Distribution> =>
-    request('POST', `${flagPath(ns, flagKey)}/rules/${seg(ruleId)}/distributions`, input),
-  update: (ns: string, flagKey: string, ruleId: string, id: string, input: DistributionInput): Promise<Distribution> =>
-    request('PUT', `${flagPath(ns, flagKey)}/rules/${seg(ruleId)}/distributions/${seg(id)}`, input),
-  delete: (ns: string, flagKey: string, ruleId: string, id: string, variantId: string): Promise<void> =>
-    request('DELETE', `${flagPath(ns, flagKey)}/rules/${seg(ruleId)}/distributions/${seg(id)}?variantId=${seg(variantId)}`),
+  create: (ns: string, flagKey: string, ruleId: string, input: DistributionInput): Promise<Distribution | Drafted> =>
+    write(ns, 'POST', `${flagPath(ns, flagKey)}/rules/${seg(ruleId)}/distributions`, input),
+  update: (ns: string, flagKey: string, ruleId: string, id: string, input: DistributionInput): Promise<Distribution | Drafted> =>
+    write(ns, 'PUT', `${flagPath(ns, flagKey)}/rules/${seg(ruleId)}/distributions/${seg(id)}`, input),
+  delete: (ns: string, flagKey: string, ruleId: string, id: string, variantId: string): Promise<void | Drafted> =>
+    write(ns, 'DELETE', `${flagPath(ns, flagKey)}/rules/${seg(ruleId)}/distributions/${seg(id)}?variantId=${seg(variantId)}`),
 };
 
 export const rollouts = {
   list: async (ns: string, flagKey: string): Promise<Rollout[]> => (await request<{ rules: Rollout[] }>('GET', `${flagPath(ns, flagKey)}/rollouts`)).rules,
-  create: (ns: string, flagKey: string, input: RolloutInput): Promise<Rollout> => request('POST', `${flagPath(ns, flagKey)}/rollouts`, input),
-  update: (ns: string, flagKey: string, id: string, input: Omit<RolloutInput, 'rank'>): Promise<Rollout> =>
-    request('PUT', `${flagPath(ns, flagKey)}/rollouts/${seg(id)}`, input),
-  delete: (ns: string, flagKey: string, id: string): Promise<void> => request('DELETE', `${flagPath(ns, flagKey)}/rollouts/${seg(id)}`),
-  order: (ns: string, flagKey: string, rolloutIds: string[]): Promise<void> => request('PUT', `${flagPath(ns, flagKey)}/rollouts/order`, { rolloutIds }),
+  create: (ns: string, flagKey: string, input: RolloutInput): Promise<Rollout | Drafted> => write(ns, 'POST', `${flagPath(ns, flagKey)}/rollouts`, input),
+  update: (ns: string, flagKey: string, id: string, input: Omit<RolloutInput, 'rank'>): Promise<Rollout | Drafted> =>
+    write(ns, 'PUT', `${flagPath(ns, flagKey)}/rollouts/${seg(id)}`, input),
+  delete: (ns: string, flagKey: string, id: string): Promise<void | Drafted> => write(ns, 'DELETE', `${flagPath(ns, flagKey)}/rollouts/${seg(id)}`),
+  order: (ns: string, flagKey: string, rolloutIds: string[]): Promise<void | Drafted> => write(ns, 'PUT', `${flagPath(ns, flagKey)}/rollouts/order`, { rolloutIds }),
 };
 
 export const schedules = {
   /** A flag's scheduled changes, pending, applied and cancelled, by time. */
   list: async (ns: string, flagKey: string): Promise<FlagSchedule[]> => (await request<{ schedules: FlagSchedule[] }>('GET', `${flagPath(ns, flagKey)}/schedules`)).schedules,
-  create: (ns: string, flagKey: string, input: ScheduleInput): Promise<FlagSchedule> => request('POST', `${flagPath(ns, flagKey)}/schedules`, input),
+  create: (ns: string, flagKey: string, input: ScheduleInput): Promise<FlagSchedule | Drafted> => write(ns, 'POST', `${flagPath(ns, flagKey)}/schedules`, input),
   /** Cancels a pending schedule; answers it cancelled. */
-  cancel: (ns: string, flagKey: string, id: string): Promise<FlagSchedule> => request('DELETE', `${flagPath(ns, flagKey)}/schedules/${seg(id)}`),
+  cancel: (ns: string, flagKey: string, id: string): Promise<FlagSchedule | Drafted> => write(ns, 'DELETE', `${flagPath(ns, flagKey)}/schedules/${seg(id)}`),
 };
 
 export const segments = {
   list: async (ns: string): Promise<Segment[]> => (await request<{ segments: Segment[] }>('GET', `${api(ns)}/segments`)).segments,
   get: (ns: string, key: string): Promise<Segment> => request('GET', segmentPath(ns, key)),
-  create: (ns: string, input: SegmentInput): Promise<Segment> => request('POST', `${api(ns)}/segments`, input),
-  update: (ns: string, key: string, input: Omit<SegmentInput, 'key'>): Promise<Segment> => request('PUT', segmentPath(ns, key), input),
-  delete: (ns: string, key: string): Promise<void> => request('DELETE', segmentPath(ns, key)),
+  create: (ns: string, input: SegmentInput): Promise<Segment | Drafted> => write(ns, 'POST', `${api(ns)}/segments`, input),
+  update: (ns: string, key: string, input: Omit<SegmentInput, 'key'>): Promise<Segment | Drafted> => write(ns, 'PUT', segmentPath(ns, key), input),
+  delete: (ns: string, key: string): Promise<void | Drafted> => write(ns, 'DELETE', segmentPath(ns, key)),
 };
 
 export const constraints = {
-  create: (ns: string, segmentKey: string, input: ConstraintInput): Promise<Constraint> => request('POST', `${segmentPath(ns, segmentKey)}/constraints`, input),
-  update: (ns: string, segmentKey: string, id: string, input: ConstraintInput): Promise<Constraint> =>
-    request('PUT', `${segmentPath(ns, segmentKey)}/constraints/${seg(id)}`, input),
-  delete: (ns: string, segmentKey: string, id: string): Promise<void> => request('DELETE', `${segmentPath(ns, segmentKey)}/constraints/${seg(id)}`),
+  create: (ns: string, segmentKey: string, input: ConstraintInput): Promise<Constraint | Drafted> => write(ns, 'POST', `${segmentPath(ns, segmentKey)}/constraints`, input),
+  update: (ns: string, segmentKey: string, id: string, input: ConstraintInput): Promise<Constraint | Drafted> =>
+    write(ns, 'PUT', `${segmentPath(ns, segmentKey)}/constraints/${seg(id)}`, input),
+  delete: (ns: string, segmentKey: string, id: string): Promise<void | Drafted> => write(ns, 'DELETE', `${segmentPath(ns, segmentKey)}/constraints/${seg(id)}`),
 };
 
 /** Which changes a history listing asks for; an absent or empty filter matches everything. */
@@ -372,12 +380,15 @@ export const permissions = {
    * tokens. A server from before the route (404) checks nothing beyond authentication.
    */
   get: async (): Promise<Permissions> => {
+    let answer: Permissions;
     try {
-      return permissionsOf(await request<unknown>('GET', '/api/v1/permissions'));
+      answer = permissionsOf(await request<unknown>('GET', '/api/v1/permissions'));
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return UNRESTRICTED;
-      throw err;
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+      answer = UNRESTRICTED;
     }
+    rememberBypass((ns) => mayBypassPolicy(answer, ns));
+    return answer;
   },
 };
 

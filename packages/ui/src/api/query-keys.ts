@@ -20,6 +20,13 @@ export const queryKeys = {
   segment: (ns: string, key: string) => ['ns', ns, 'segment', key] as const,
   /** A history listing: a flag's, a segment's, the namespace's activity (see `isHistoryKey`). */
   history: (ns: string, filter: HistoryFilter) => ['ns', ns, 'history', filter] as const,
+  /** The namespace's change policy (how many approvals its changes need). */
+  changePolicy: (ns: string) => ['ns', ns, 'change-policy'] as const,
+  /** A listing of the namespace's change requests in `states` (none: every state). */
+  changeRequests: (ns: string, states: readonly string[]) => ['ns', ns, 'change-requests', states] as const,
+  changeRequest: (ns: string, id: string) => ['ns', ns, 'change-request', id] as const,
+  /** The caller's open draft in the namespace (`null`: none). */
+  ownDraft: (ns: string) => ['ns', ns, 'own-draft'] as const,
   tokens: ['tokens'] as const,
   /** `/meta/info`'s storage (read once per session: where flags come from, whether they can be changed). */
   storage: ['server-storage'] as const,

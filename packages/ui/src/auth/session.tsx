@@ -12,6 +12,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { onUnauthenticated, setCsrfToken, setSessionNamespace } from '../api/client.js';
+import { setDraftAuthor } from '../api/drafting.js';
 import { type Authentication, auth, type BrowserSession } from '../api/endpoints.js';
 import { takeReturnPath } from './return-path.js';
 
@@ -65,6 +66,7 @@ function sessionWasOpen(): boolean {
 function adopt(session: BrowserSession, csrfToken: string | undefined): SessionState {
   setCsrfToken(csrfToken);
   setSessionNamespace(session.namespace);
+  setDraftAuthor(session.signedIn ? session.authentication?.id : undefined);
   if (session.signedIn && session.authentication !== undefined) {
     if (session.via === 'cookie') flagSession(true);
     return { kind: 'signed-in', authentication: session.authentication, namespace: session.namespace };

@@ -46,7 +46,8 @@ function Owner({ ns, entry }: { ns: string; entry: AuditEntry }) {
   );
 }
 
-export function ChangeEntry({ ns, entry, labels, now, showOwner = false }: { ns: string; entry: AuditEntry; labels: Labels; now: number; showOwner?: boolean }) {
+/** `meta` false leaves out who and when: a change not made yet (a change request's diff). */
+export function ChangeEntry({ ns, entry, labels, now, showOwner = false, meta = true }: { ns: string; entry: AuditEntry; labels: Labels; now: number; showOwner?: boolean; meta?: boolean }) {
   const id = useId();
   const zone = useTimeZone();
   const lines = changeLines(entry, labels);
@@ -58,13 +59,15 @@ export function ChangeEntry({ ns, entry, labels, now, showOwner = false }: { ns:
         </strong>
         {showOwner && <Owner ns={ns} entry={entry} />}
       </div>
-      <p className="change-meta">
-        <span title={entry.actor?.method}>{actorLabel(entry.actor)}</span>
-        {' · '}
-        <time dateTime={entry.at} title={absoluteTime(entry.at, zone)}>
-          {relativeTime(entry.at, now)}
-        </time>
-      </p>
+      {meta && (
+        <p className="change-meta">
+          <span title={entry.actor?.method}>{actorLabel(entry.actor)}</span>
+          {' · '}
+          <time dateTime={entry.at} title={absoluteTime(entry.at, zone)}>
+            {relativeTime(entry.at, now)}
+          </time>
+        </p>
+      )}
       {lines.length > 0 && (
         <ul className="change-lines" aria-label="Changed fields">
           {lines.map((line, i) => (

@@ -1,6 +1,7 @@
 /**
  * Remembers the namespace of the path for the next visit, and tells when it does not exist or when
- * the session is held to another namespace (asking the service would end such a session).
+ * the session is held to another namespace (asking the service would end such a session). Over
+ * the pages of a protected namespace, the banner that says where edits go.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -9,6 +10,7 @@ import { namespaces } from '../api/endpoints.js';
 import { queryKeys } from '../api/query-keys.js';
 import { sessionNamespaceOf, useSession } from '../auth/session.js';
 import { EmptyState, NotFound } from '../components/status.js';
+import { DraftBanner } from './draft-banner.js';
 import { paths, rememberNamespace, useNamespace } from './namespace.js';
 
 export function NamespaceScope() {
@@ -28,5 +30,10 @@ export function NamespaceScope() {
     );
   }
   if (!exists) return <NotFound what={`Namespace "${ns}"`} back={<Link to={paths.namespaces()}>See all namespaces</Link>} />;
-  return <Outlet />;
+  return (
+    <>
+      <DraftBanner ns={ns} />
+      <Outlet />
+    </>
+  );
 }

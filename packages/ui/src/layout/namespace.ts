@@ -42,6 +42,8 @@ export const paths = {
   console: (ns: string, flagKey?: string) => `/namespaces/${encodeURIComponent(ns)}/console${flagKey === undefined ? '' : `?flag=${encodeURIComponent(flagKey)}`}`,
   /** The namespace's changes; `key` keeps those of one flag or segment (also a deleted one). */
   activity: (ns: string, key?: string) => `/namespaces/${encodeURIComponent(ns)}/activity${key === undefined ? '' : `?key=${encodeURIComponent(key)}`}`,
+  changeRequests: (ns: string) => `/namespaces/${encodeURIComponent(ns)}/change-requests`,
+  changeRequest: (ns: string, id: string) => `/namespaces/${encodeURIComponent(ns)}/change-requests/${encodeURIComponent(id)}`,
   namespaces: () => '/settings/namespaces',
   tokens: () => '/settings/tokens',
   preferences: () => '/settings/preferences',

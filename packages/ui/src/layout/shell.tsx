@@ -8,6 +8,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { callerName, sessionNamespaceOf, useSession } from '../auth/session.js';
+import { DraftNotices } from '../components/draft-notices.js';
 import { Loading } from '../components/status.js';
 import { useLock, usePermissionsQuery, useRefreshPermissionsOn } from '../hooks/permissions.js';
 import { useServerStorage } from '../hooks/read-only.js';
@@ -91,6 +92,9 @@ export function Shell() {
         <NavLink to={paths.activity(ns)} className={navClass}>
           Activity
         </NavLink>
+        <NavLink to={paths.changeRequests(ns)} className={navClass}>
+          Change requests
+        </NavLink>
         <p className="nav-heading">Settings</p>
         <NavLink to={paths.namespaces()} className={navClass}>
           Namespaces
@@ -110,6 +114,7 @@ export function Shell() {
           </label>
         )}
       </nav>
+      <DraftNotices />
       <main id="main" className="content" key={location.pathname.split('/').slice(0, 4).join('/')}>
         {storage.data?.readOnly === true && <ReadOnlyBanner storage={storage.data} />}
         {storage.isPending || permissions.isPending ? <Loading label="Connecting…" /> : <Outlet />}

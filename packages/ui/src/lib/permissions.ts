@@ -11,6 +11,11 @@ export const UNRESTRICTED: Permissions = Object.freeze({ authorizationRequired: 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const actionsOf = (value: unknown): AuthzAction[] => (Array.isArray(value) ? AUTHZ_ACTIONS.filter((action) => value.includes(action)) : []);
 
+/** Ensign's actions on a namespace's change requests: approving another's, and writing past the namespace's policy. */
+const CHANGE_REQUEST_ACTIONS: readonly string[] = ['approve', 'bypass'];
+const namespaceActionsOf = (value: unknown): AuthzAction[] =>
+  Array.isArray(value) ? [...actionsOf(value), ...(CHANGE_REQUEST_ACTIONS.filter((action) => value.includes(action)) as AuthzAction[])] : [];
+
 /** The `/api/v1/permissions` body, read defensively: anything odd grants nothing where authorization is on. */
 export function permissionsOf(body: unknown): Permissions {
   if (!isRecord(body)) return UNRESTRICTED;
@@ -19,7 +24,7 @@ export function permissionsOf(body: unknown): Permissions {
   if (isRecord(body['namespaces'])) {
     for (const [key, grants] of Object.entries(body['namespaces'])) {
       const record = isRecord(grants) ? grants : {};
-      namespaces[key] = { namespace: actionsOf(record['namespace']), flag: actionsOf(record['flag']), segment: actionsOf(record['segment']) };
+      namespaces[key] = { namespace: namespaceActionsOf(record['namespace']), flag: actionsOf(record['flag']), segment: actionsOf(record['segment']) };
     }
   }
   const authentication = body['authentication'] === undefined && !required ? [...AUTHZ_ACTIONS] : actionsOf(body['authentication']);
@@ -108,3 +113,11 @@ export function allows(permissions: Permissions, what: Ability, ns?: string): bo
   if (what === 'namespace.create') return createsNamespaces(permissions);
   return ABILITIES[what].needs.every(([resource, action]) => granted(permissions, resource, action, ns));
 }
+
+const holds = (permissions: Permissions, ns: string, action: string): boolean => (permissions.namespaces[ns]?.namespace ?? []).includes(action as AuthzAction);
+
+/** Whether the session may approve (or reject) others' change requests in `ns`: anyone may without authorization. */
+export const mayApprove = (permissions: Permissions, ns: string): boolean => !permissions.authorizationRequired || holds(permissions, ns, 'approve');
+
+/** Whether the session may write directly to `ns` although it is protected: nobody without authorization. */
+export const mayBypassPolicy = (permissions: Permissions, ns: string): boolean => permissions.authorizationRequired && holds(permissions, ns, 'bypass');

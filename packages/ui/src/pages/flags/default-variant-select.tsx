@@ -2,6 +2,7 @@
 import type { Flag } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { flags } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { Field } from '../../components/field.js';
 import { useToast } from '../../components/toast.js';
@@ -15,6 +16,7 @@ export function DefaultVariantSelect({ ns, flag }: { ns: string; flag: Flag }) {
   const save = useMutation({
     mutationFn: (defaultVariantId: string) => flags.update(ns, flag.key, flagUpdate(flag, { defaultVariantId })),
     onSuccess: (saved) => {
+      if (isDrafted(saved)) return;
       queryClient.setQueryData<Flag>(queryKeys.flag(ns, flag.key), (old) => (old === undefined ? saved : { ...old, ...saved }));
       toast(saved.defaultVariant === undefined ? 'Default variant cleared' : `Default variant set to ${saved.defaultVariant.key}`);
     },

@@ -5,6 +5,7 @@
 import type { Flag } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { flags } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useToast } from '../../components/toast.js';
@@ -28,7 +29,12 @@ export function EnabledSwitch({ ns, flag }: { ns: string; flag: Flag }) {
       if (context?.previous !== undefined) queryClient.setQueryData(key, context.previous);
       toast(`The flag was not ${enabled ? 'enabled' : 'disabled'}: ${messageOf(error)}`, 'error');
     },
-    onSuccess: (saved) => {
+    onSuccess: (saved, _enabled, context) => {
+      // In a draft: the switch shows what is applied until the draft is.
+      if (isDrafted(saved)) {
+        if (context?.previous !== undefined) queryClient.setQueryData(key, context.previous);
+        return;
+      }
       queryClient.setQueryData<Flag>(key, (old) => (old === undefined ? saved : { ...old, ...saved }));
       toast(saved.enabled ? 'Flag enabled' : 'Flag disabled');
     },

@@ -3,6 +3,7 @@ import type { Flag } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { flags } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { Field } from '../../components/field.js';
@@ -28,8 +29,9 @@ export function FlagDetailsCard({ ns, flag }: { ns: string; flag: Flag }) {
   const save = useMutation({
     mutationFn: (changes: Draft) => flags.update(ns, flag.key, flagUpdate(flag, changes)),
     onSuccess: async (saved) => {
-      queryClient.setQueryData<Flag>(queryKeys.flag(ns, flag.key), (old) => (old === undefined ? saved : { ...old, ...saved }));
       setDraft(undefined);
+      if (isDrafted(saved)) return;
+      queryClient.setQueryData<Flag>(queryKeys.flag(ns, flag.key), (old) => (old === undefined ? saved : { ...old, ...saved }));
       toast('Details saved');
       await refreshList(queryClient, queryKeys.flags(ns));
     },

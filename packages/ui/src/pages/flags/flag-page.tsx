@@ -9,6 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client.js';
 import { flags } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
@@ -47,7 +48,9 @@ export function FlagPage({ tab = 'overview' }: { tab?: FlagTab }) {
 
   const remove = useMutation({
     mutationFn: () => flags.delete(ns, flagKey),
-    onSuccess: async () => {
+    onSuccess: async (result) => {
+      // In a draft: the flag stays until the draft is applied.
+      if (isDrafted(result)) return;
       toast(`Flag ${flagKey} deleted`);
       queryClient.removeQueries({ queryKey: queryKeys.flag(ns, flagKey) });
       await refreshList(queryClient, queryKeys.flags(ns));

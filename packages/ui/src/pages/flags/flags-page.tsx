@@ -2,6 +2,7 @@
  * The flags of a namespace: read whole once, then searched, filtered, sorted and paged in the
  * browser, with how each is used (last evaluation, status over a window) from the usage listing.
  * The list's state lives in the address, so going back to it from a flag finds it as left.
+ * "Promote to…" proposes making another namespace match this one.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
@@ -11,6 +12,7 @@ import { queryKeys } from '../../api/query-keys.js';
 import { useAddressText } from '../../hooks/address-text.js';
 import { useLock } from '../../hooks/permissions.js';
 import { PageHeader } from '../../components/page-header.js';
+import { PromoteAction } from '../../components/promote-dialog.js';
 import { Pager } from '../../components/pager.js';
 import { EmptyState, ErrorBanner, Loading } from '../../components/status.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
@@ -117,7 +119,14 @@ export function FlagsPage() {
             : (filtered ? `${matches.length.toLocaleString()} of ${total.toLocaleString()} flags` : `${total.toLocaleString()} ${total === 1 ? 'flag' : 'flags'}`) +
               (usage.unavailable ? ' · usage is not available on this server' : '')
         }
-        actions={total > 0 ? newFlag : undefined}
+        actions={
+          total > 0 ? (
+            <>
+              <PromoteAction from={ns} />
+              {newFlag}
+            </>
+          ) : undefined
+        }
       />
       {body}
       <NewFlagDialog

@@ -6,7 +6,10 @@
 import type { Flag, FlagType } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { flags, type FlagInput } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
+import { paths } from '../../layout/namespace.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
@@ -23,11 +26,18 @@ const TYPES: ReadonlyArray<readonly [FlagType, string, string]> = [
 
 export function NewFlagDialog({ ns, open, onClose, onCreated }: { ns: string; open: boolean; onClose: () => void; onCreated: (flag: Flag) => void }) {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const id = useId();
   const [input, setInput] = useState<FlagInput>({ key: '', name: '', description: '', type: 'VARIANT_FLAG_TYPE', enabled: false });
   const create = useMutation({
     mutationFn: (value: FlagInput) => flags.create(ns, value),
     onSuccess: async (flag) => {
+      // In a draft: the flag is not there yet, the draft is.
+      if (isDrafted(flag)) {
+        onClose();
+        void navigate(paths.changeRequest(ns, flag.request.id));
+        return;
+      }
       queryClient.setQueryData(queryKeys.flag(ns, flag.key), flag);
       await refreshList(queryClient, queryKeys.flags(ns));
       onCreated(flag);

@@ -7,6 +7,7 @@ import type { Rollout, Segment } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ApiError } from '../../api/client.js';
+import { isDrafted } from '../../api/drafting.js';
 import { rollouts, type RolloutInput } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
@@ -67,8 +68,8 @@ export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, 
 
   const save = useMutation({
     mutationFn: (input: Omit<RolloutInput, 'rank'>) => (rollout === undefined ? rollouts.create(ns, flagKey, { ...input, rank: nextRank }) : rollouts.update(ns, flagKey, rollout.id, input)),
-    onSuccess: async () => {
-      toast(rollout === undefined ? 'Rollout added' : 'Rollout saved');
+    onSuccess: async (saved) => {
+      if (!isDrafted(saved)) toast(rollout === undefined ? 'Rollout added' : 'Rollout saved');
       onClose();
       await queryClient.invalidateQueries({ queryKey: queryKeys.rollouts(ns, flagKey) });
     },

@@ -7,7 +7,9 @@
 import type { Distribution, Flag, Rule, Segment, ValidityWindow } from '@ensign/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
-import { distributions, rules } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
+import { distributions, type RuleDistributionInput, rules } from '../../api/endpoints.js';
+import { draftsEdits } from '../../api/protection.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { FieldError } from '../../components/field.js';
@@ -39,6 +41,10 @@ export interface RuleDialogProps {
 const sameChoice = (a: SegmentChoice, b: SegmentChoice): boolean =>
   a.keys.length === b.keys.length && a.keys.every((k, i) => k === b.keys[i]) && (a.keys.length < 2 || a.operator === b.operator);
 
+/** The shares of a new rule by variant key, as sent with the rule. */
+const splitOf = (flag: Flag, wanted: Readonly<Record<string, number>>): RuleDistributionInput[] =>
+  flag.variants.flatMap((v) => ((wanted[v.id] ?? 0) > 0 ? [{ variantKey: v.key, rollout: wanted[v.id] ?? 0 }] : []));
+
 export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }: RuleDialogProps) {
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -67,35 +73,50 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
   const windowChecks = windowProblems(bounds, zone);
   const canSave = check.ok && choice.keys.length > 0 && windowChecks.until === undefined && !saving;
 
+  // Set when a call went into the caller's draft (a protected namespace) instead of being made.
+  const drafted = useRef(false);
   const apply = async (ruleId: string, op: DistributionOp, list: Distribution[]): Promise<Distribution[]> => {
-    if (op.kind === 'create') return [...list, await distributions.create(ns, flag.key, ruleId, { variantId: op.variantId, rollout: op.rollout })];
-    if (op.kind === 'update') {
+    if (op.kind === 'create') {
+      const created = await distributions.create(ns, flag.key, ruleId, { variantId: op.variantId, rollout: op.rollout });
+      if (!isDrafted(created)) return [...list, created];
+    } else if (op.kind === 'update') {
       const updated = await distributions.update(ns, flag.key, ruleId, op.id, { variantId: op.variantId, rollout: op.rollout });
-      return list.map((d) => (d.id === op.id ? updated : d));
+      if (!isDrafted(updated)) return list.map((d) => (d.id === op.id ? updated : d));
+    } else if (!isDrafted(await distributions.delete(ns, flag.key, ruleId, op.id, op.variantId))) {
+      return list.filter((d) => d.id !== op.id);
     }
-    await distributions.delete(ns, flag.key, ruleId, op.id, op.variantId);
-    return list.filter((d) => d.id !== op.id);
+    drafted.current = true;
+    return list;
   };
 
   const save = async () => {
     if (!canSave) return;
     setSaving(true);
     setError(undefined);
+    drafted.current = false;
     try {
       let state = saved.current;
       if (state === undefined) {
-        const created = await rules.create(ns, flag.key, { ...segmentRefInput(choice.keys, choice.operator), ...windowInput(bounds, zone), rank: nextRank });
+        // Into a draft the split goes with the rule: a change request cannot name the id of a rule it creates.
+        const split = draftsEdits(ns) ? splitOf(flag, percentsOf(percents)) : undefined;
+        const created = await rules.create(ns, flag.key, { ...segmentRefInput(choice.keys, choice.operator), ...windowInput(bounds, zone), rank: nextRank, ...(split === undefined ? {} : { distributions: split }) });
+        if (isDrafted(created)) {
+          if (split === undefined && planDistributions([], percentsOf(percents)).length > 0) toast('The new rule is in your draft without its split: set the split once the draft is applied', 'info');
+          onClose();
+          return;
+        }
         state = { ruleId: created.id, choice, window: windowOf(created), distributions: [] };
         saved.current = state;
       } else if (!sameChoice(state.choice, choice) || windowChanged(bounds, zone, state.window)) {
         const updated = await rules.update(ns, flag.key, state.ruleId, { ...segmentRefInput(choice.keys, choice.operator), ...windowInput(bounds, zone, state.window) });
         state.choice = choice;
-        state.window = windowOf(updated);
+        if (isDrafted(updated)) drafted.current = true;
+        else state.window = windowOf(updated);
       }
       for (const op of planDistributions(state.distributions, percentsOf(percents))) {
         state.distributions = await apply(state.ruleId, op, state.distributions);
       }
-      toast(rule === undefined ? 'Rule added' : 'Rule saved');
+      if (!drafted.current) toast(rule === undefined ? 'Rule added' : 'Rule saved');
       onClose();
     } catch (err) {
       setError(err);

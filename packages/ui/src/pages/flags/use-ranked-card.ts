@@ -7,6 +7,7 @@ import type { Segment } from '@ensign/core';
 import { type QueryKey, useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { segments as segmentsApi } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { type ConfirmOptions, useConfirm } from '../../components/confirm.js';
 import { useToast } from '../../components/toast.js';
@@ -18,8 +19,9 @@ import { type Ranked, type RankedListControls, useRankedList } from './use-ranke
 /** The routes of one kind of ranked item (`rules` or `rollouts` of `api/endpoints.ts`). */
 export interface RankedApi<T> {
   list: (ns: string, flagKey: string) => Promise<T[]>;
-  delete: (ns: string, flagKey: string, id: string) => Promise<void>;
-  order: (ns: string, flagKey: string, ids: string[]) => Promise<void>;
+  /** Resolve `Drafted` when the change went into the caller's draft. */
+  delete: (ns: string, flagKey: string, id: string) => Promise<unknown>;
+  order: (ns: string, flagKey: string, ids: string[]) => Promise<unknown>;
 }
 
 /** What may be done with the items: adding (locked with its reason), editing, deleting, reordering. */
@@ -66,7 +68,9 @@ export function useRankedCard<T extends Ranked>(ns: string, flagKey: string, nou
 
   const remove = useMutation({
     mutationFn: (item: T) => api.delete(ns, flagKey, item.id),
-    onSuccess: () => toast(`${noun === 'rule' ? 'Rule' : 'Rollout'} deleted`),
+    onSuccess: (result) => {
+      if (!isDrafted(result)) toast(`${noun === 'rule' ? 'Rule' : 'Rollout'} deleted`);
+    },
     onError: (error) => toast(`The ${noun} was not deleted: ${messageOf(error)}`, 'error'),
     onSettled: () => queryClient.invalidateQueries({ queryKey }),
   });

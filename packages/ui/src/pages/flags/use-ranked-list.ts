@@ -6,6 +6,7 @@
 import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import { useToast } from '../../components/toast.js';
+import { isDrafted } from '../../api/drafting.js';
 import { inOrder, moveBy, moveItem, sameOrder } from '../../lib/reorder.js';
 import { messageOf } from './flag-update.js';
 
@@ -16,7 +17,7 @@ export interface Ranked {
 
 const DRAG_TYPE = 'application/x-ensign-item';
 
-export function useRankedList<T extends Ranked>(queryKey: QueryKey, items: readonly T[], save: (ids: string[]) => Promise<void>, noun: 'rule' | 'rollout') {
+export function useRankedList<T extends Ranked>(queryKey: QueryKey, items: readonly T[], save: (ids: string[]) => Promise<unknown>, noun: 'rule' | 'rollout') {
   const queryClient = useQueryClient();
   const toast = useToast();
   const [dragging, setDragging] = useState<string | undefined>(undefined);
@@ -37,7 +38,11 @@ export function useRankedList<T extends Ranked>(queryKey: QueryKey, items: reado
       queryClient.setQueryData(queryKey, context?.previous);
       toast(`The new order of the ${noun}s was not saved: ${messageOf(error)}`, 'error');
     },
-    onSuccess: () => toast(`${noun === 'rule' ? 'Rule' : 'Rollout'} order saved`),
+    onSuccess: (result, _next, context) => {
+      // In a draft: the order shown is the one applied until the draft is.
+      if (isDrafted(result)) queryClient.setQueryData(queryKey, context.previous);
+      else toast(`${noun === 'rule' ? 'Rule' : 'Rollout'} order saved`);
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey }),
   });
 

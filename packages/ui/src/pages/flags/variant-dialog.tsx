@@ -3,6 +3,7 @@ import type { Variant } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { variants, type VariantInput } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
@@ -37,6 +38,10 @@ export function VariantDialog({ ns, flagKey, open, variant, onClose }: VariantDi
       return variant === undefined ? variants.create(ns, flagKey, body) : variants.update(ns, flagKey, variant.id, body);
     },
     onSuccess: async (saved) => {
+      if (isDrafted(saved)) {
+        onClose();
+        return;
+      }
       toast(variant === undefined ? `Variant ${saved.key} added` : `Variant ${saved.key} saved`);
       onClose();
       await queryClient.invalidateQueries({ queryKey: queryKeys.flag(ns, flagKey) });

@@ -5,6 +5,7 @@
 import type { Flag, Variant } from '@ensign/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { rules, variants } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
@@ -43,7 +44,9 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
   const flagRules = useQuery({ queryKey: queryKeys.rules(ns, flag.key), queryFn: () => rules.list(ns, flag.key) });
   const remove = useMutation({
     mutationFn: (variant: Variant) => variants.delete(ns, flag.key, variant.id),
-    onSuccess: (_, variant) => toast(`Variant ${variant.key} deleted`),
+    onSuccess: (result, variant) => {
+      if (!isDrafted(result)) toast(`Variant ${variant.key} deleted`);
+    },
     onError: (error, variant) => toast(`Variant ${variant.key} was not deleted: ${messageOf(error)}`, 'error'),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.flag(ns, flag.key) });

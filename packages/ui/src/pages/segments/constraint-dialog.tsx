@@ -9,6 +9,7 @@ import type { ComparisonType, Constraint } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { constraints } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
@@ -52,12 +53,12 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
       const input = requestOfDraft(draft);
       return editing ? constraints.update(ns, segmentKey, constraint.id, input) : constraints.create(ns, segmentKey, input);
     },
-    onSuccess: async () => {
+    onSuccess: async (saved) => {
       await Promise.all([
         queries.invalidateQueries({ queryKey: queryKeys.segment(ns, segmentKey) }),
         refreshList(queries, queryKeys.segments(ns)),
       ]);
-      toast(editing ? 'Constraint saved' : 'Constraint added');
+      if (!isDrafted(saved)) toast(editing ? 'Constraint saved' : 'Constraint added');
       onClose();
     },
   });

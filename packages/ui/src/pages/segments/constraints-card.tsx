@@ -2,6 +2,7 @@
 import type { Constraint, Segment } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { constraints } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
@@ -25,12 +26,12 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
   const toast = useToast();
   const remove = useMutation({
     mutationFn: (constraint: Constraint) => constraints.delete(ns, segment.key, constraint.id),
-    onSuccess: async () => {
+    onSuccess: async (result) => {
       await Promise.all([
         queries.invalidateQueries({ queryKey: queryKeys.segment(ns, segment.key) }),
         refreshList(queries, queryKeys.segments(ns)),
       ]);
-      toast('Constraint deleted');
+      if (!isDrafted(result)) toast('Constraint deleted');
     },
   });
 

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { segments } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { Dialog, DialogButtons } from '../../components/dialog.js';
@@ -27,6 +28,12 @@ export function NewSegmentDialog({ ns, open, onClose }: { ns: string; open: bool
   const create = useMutation({
     mutationFn: () => segments.create(ns, { ...form, key: form.key.trim() }),
     onSuccess: async (segment) => {
+      // In a draft: the segment is not there yet, the draft is.
+      if (isDrafted(segment)) {
+        onClose();
+        void navigate(paths.changeRequest(ns, segment.request.id));
+        return;
+      }
       await refreshList(queries, queryKeys.segments(ns));
       toast(`Segment "${segment.key}" created`);
       onClose();

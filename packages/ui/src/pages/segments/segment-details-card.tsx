@@ -3,6 +3,7 @@ import type { MatchType, Segment } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { segments } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { Field } from '../../components/field.js';
@@ -29,6 +30,11 @@ export function SegmentDetailsCard({ ns, segment }: { ns: string; segment: Segme
   const save = useMutation({
     mutationFn: () => segments.update(ns, segment.key, form),
     onSuccess: async (updated) => {
+      // In a draft: the form goes back to what is applied.
+      if (isDrafted(updated)) {
+        setForm(saved);
+        return;
+      }
       const details = detailsOf(updated);
       setSaved(details);
       setForm(details);

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client.js';
 import { segments } from '../../api/endpoints.js';
+import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
@@ -38,7 +39,9 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
   const historyFilter = useMemo(() => ({ types: SEGMENT_HISTORY_TYPES, key: segmentKey }), [segmentKey]);
   const remove = useMutation({
     mutationFn: () => segments.delete(ns, segmentKey),
-    onSuccess: async () => {
+    onSuccess: async (result) => {
+      // In a draft: the segment stays until the draft is applied.
+      if (isDrafted(result)) return;
       queries.removeQueries({ queryKey: queryKeys.segment(ns, segmentKey) });
       await refreshList(queries, queryKeys.segments(ns));
       toast(`Segment "${segmentKey}" deleted`);

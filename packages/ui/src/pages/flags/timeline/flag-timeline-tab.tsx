@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { rollouts, rules, schedules } from '../../../api/endpoints.js';
+import { isDrafted } from '../../../api/drafting.js';
 import { queryKeys } from '../../../api/query-keys.js';
 import { useConfirm } from '../../../components/confirm.js';
 import { EmptyState, ErrorBanner, Loading } from '../../../components/status.js';
@@ -49,7 +50,9 @@ export function FlagTimelineTab({ ns, flag }: { ns: string; flag: Flag }) {
 
   const cancel = useMutation({
     mutationFn: (schedule: FlagSchedule) => schedules.cancel(ns, flag.key, schedule.id),
-    onSuccess: () => toast('Scheduled change cancelled'),
+    onSuccess: (result) => {
+      if (!isDrafted(result)) toast('Scheduled change cancelled');
+    },
     onError: (error) => toast(`The scheduled change was not cancelled: ${messageOf(error)}`, 'error'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.schedules(ns, flag.key) }),
   });

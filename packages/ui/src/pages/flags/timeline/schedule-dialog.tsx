@@ -7,6 +7,7 @@ import type { Flag } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { schedules } from '../../../api/endpoints.js';
+import { isDrafted } from '../../../api/drafting.js';
 import { queryKeys } from '../../../api/query-keys.js';
 import { Dialog, DialogButtons } from '../../../components/dialog.js';
 import { Field } from '../../../components/field.js';
@@ -26,8 +27,8 @@ export function ScheduleDialog({ ns, flag, open, onClose }: { ns: string; flag: 
   const [enabled, setEnabled] = useState(!flag.enabled);
   const save = useMutation({
     mutationFn: (at: string) => schedules.create(ns, flag.key, { at, enabled }),
-    onSuccess: async () => {
-      toast(enabled ? 'Switching the flag on is scheduled' : 'Switching the flag off is scheduled');
+    onSuccess: async (saved) => {
+      if (!isDrafted(saved)) toast(enabled ? 'Switching the flag on is scheduled' : 'Switching the flag off is scheduled');
       onClose();
       await queryClient.invalidateQueries({ queryKey: queryKeys.schedules(ns, flag.key) });
     },
