@@ -6,10 +6,7 @@
  * (b) a promotion preview of a 1,000-flag namespace (BENCH_CR_FLAGS; each flag with two variants
  *     and a rule split 50/50 over them, imported through the import route) into an empty one:
  *     `POST /api/v1/namespaces/prod/change-requests?dryRun=true` with `{"promoteFrom": "staging"}`,
- *     the median of BENCH_CR_PREVIEW_ROUNDS (5). Where the server does not serve that yet, the two
- *     halves it is made of: `promotionChanges` over the same database file in this process, and the
- *     trial of its changes through `POST .../change-requests` (in requests of at most the server's
- *     limit when it refuses them all at once).
+ *     the median of BENCH_CR_PREVIEW_ROUNDS (5): the changes planned, then tried (run and rolled back).
  *
  * Stops by itself: at most BENCH_CR_TIMEOUT_SECONDS (600) in all.
  * Run: `npm run bench:change-requests`; writes results/change-requests.json.
@@ -17,11 +14,11 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { ProposedChange } from '@ensign/core';
-import { openStore, type SqlStore } from '@ensign/store';
 import { startEnsign } from '@ensign/testkit';
 import { machineOf, writeResults } from '../engine/results-file.js';
 import { installSafetyNets, onCleanup, runToExit } from '../propagation/children.js';
 import { KeepAliveClient } from '../propagation/keep-alive-client.js';
+import { splitFlagsDocument } from '../import/flags-document.js';
 import { createBenchDatabase } from '../writes/bench-database.js';
 
 const int = (name: string, fallback: number): number => {
@@ -95,115 +92,21 @@ async function applyRounds(api: KeepAliveClient): Promise<Record<string, unknown
   return { changes: CHANGES, apply: stats(applyMs), createWithTrial: stats(createMs) };
 }
 
-/** The document of `FLAGS` variant flags, each with two variants and a rule on `everyone` split 50/50. */
-function stagingDocument(): unknown {
-  return {
-    version: '1.4',
-    namespace: { key: 'staging', name: 'Staging' },
-    flags: Array.from({ length: FLAGS }, (_, i) => ({
-      key: `flag-${String(i).padStart(5, '0')}`,
-      name: `Flag ${i}`,
-      type: 'VARIANT_FLAG_TYPE',
-      enabled: true,
-      variants: [
-        { key: 'on', name: 'On' },
-        { key: 'off', name: 'Off' },
-      ],
-      rules: [{ segment: 'everyone', distributions: [{ variant: 'on', rollout: 50 }, { variant: 'off', rollout: 50 }] }],
-    })),
-    segments: [{ key: 'everyone', name: 'Everyone', match_type: 'ANY_MATCH_TYPE' }],
-  };
-}
-
-type PromotionChanges = (reader: Pick<SqlStore, 'readNamespaceState'>, target: string, request: { from: string }) => Promise<ProposedChange[]>;
-
-/** The control plane's planner, loaded from its compiled file: the package exports only its index. */
-async function loadPlanner(): Promise<PromotionChanges> {
-  const file = new URL('../../../packages/control-plane/dist/src/change-requests/promotion.js', import.meta.url);
-  return ((await import(file.href)) as { promotionChanges: PromotionChanges }).promotionChanges;
-}
-
-/** (b): the promotion preview of `FLAGS` flags into an empty namespace. */
-async function previewRounds(api: KeepAliveClient, dbUrl: string): Promise<Record<string, unknown>> {
-  await importDocument(api, 'staging', stagingDocument());
+/** (b): the promotion preview of `FLAGS` flags into an empty namespace, `?dryRun=true`: the changes planned, tried and rolled back. */
+async function previewRounds(api: KeepAliveClient): Promise<Record<string, unknown>> {
+  await importDocument(api, 'staging', splitFlagsDocument({ key: 'staging', name: 'Staging' }, FLAGS));
   await api.json('POST', '/api/v1/namespaces', { key: 'prod', name: 'Production' });
-  const path = '/api/v1/namespaces/prod/change-requests';
-  const probe = await api.send('POST', `${path}?dryRun=true`, { promoteFrom: 'staging' });
-  if (probe.status === 200) {
-    const preview = JSON.parse(probe.text) as { changes: unknown[]; diff: unknown[] };
-    const times: number[] = [];
-    for (let round = 0; round < PREVIEW_ROUNDS; round++) {
-      const [reply, took] = await timed(() => api.send('POST', `${path}?dryRun=true`, { promoteFrom: 'staging' }));
-      if (reply.status !== 200) throw new Error(`preview → ${reply.status} ${reply.text.slice(0, 500)}`);
-      times.push(took);
-    }
-    return { flags: FLAGS, served: 'dryRun', changes: preview.changes.length, diffRecords: preview.diff.length, answerBytes: probe.text.length, preview: stats(times) };
-  }
-
-  // Not served yet: the planning in this process on the same file, then the trial through the API.
-  const promotionChanges = await loadPlanner();
-  const store = await openStore({ url: dbUrl });
-  onCleanup(() => store.close());
-  const planMs: number[] = [];
-  let changes: ProposedChange[] = [];
+  const path = '/api/v1/namespaces/prod/change-requests?dryRun=true';
+  const probe = await api.send('POST', path, { promoteFrom: 'staging' });
+  if (probe.status !== 200) throw new Error(`preview → ${probe.status} ${probe.text.slice(0, 500)}`);
+  const preview = JSON.parse(probe.text) as { changes: unknown[]; diff: unknown[] };
+  const times: number[] = [];
   for (let round = 0; round < PREVIEW_ROUNDS; round++) {
-    const [planned, took] = await timed(() => promotionChanges(store, 'prod', { from: 'staging' }));
-    changes = planned;
-    planMs.push(took);
+    const [reply, took] = await timed(() => api.send('POST', path, { promoteFrom: 'staging' }));
+    if (reply.status !== 200) throw new Error(`preview → ${reply.status} ${reply.text.slice(0, 500)}`);
+    times.push(took);
   }
-  const whole = await api.send('POST', path, { title: 'promotion', changes });
-  let limit: number | undefined;
-  if (whole.status !== 200) {
-    const match = /at most (\d+) changes/.exec(whole.text);
-    if (match === null) throw new Error(`trial of ${changes.length} changes → ${whole.status} ${whole.text.slice(0, 500)}`);
-    limit = Number(match[1]);
-  }
-  const trialMs: number[] = [];
-  for (let round = 0; round < PREVIEW_ROUNDS; round++) {
-    let total = 0;
-    // Each flag's calls are contiguous and the segment comes first, so cutting on a flag create keeps every chunk valid.
-    for (const chunk of chunksOf(changes, limit ?? changes.length)) {
-      const [reply, took] = await timed(() => api.send('POST', path, { title: 'promotion', changes: chunk }));
-      if (reply.status !== 200) throw new Error(`trial → ${reply.status} ${reply.text.slice(0, 500)}`);
-      total += took;
-    }
-    trialMs.push(total);
-  }
-  return {
-    flags: FLAGS,
-    served: 'promotionChanges in process, then POST change-requests (the trial, and the draft stored)',
-    changes: changes.length,
-    serverLimit: limit ?? null,
-    bodyBytes: JSON.stringify({ title: 'promotion', changes }).length,
-    plan: stats(planMs),
-    trial: stats(trialMs),
-  };
-}
-
-/** Consecutive runs of at most `size` changes, each starting at a flag create or the list's start. */
-function chunksOf(changes: readonly ProposedChange[], size: number): ProposedChange[][] {
-  const out: ProposedChange[][] = [];
-  let current: ProposedChange[] = [];
-  let pending: ProposedChange[] = [];
-  const isFlagCreate = (c: ProposedChange) => c.method === 'POST' && /\/flags$/.test(c.path);
-  for (const change of changes) {
-    if (isFlagCreate(change)) {
-      if (current.length + pending.length > size) {
-        out.push(current);
-        current = [];
-      }
-      current.push(...pending);
-      pending = [];
-    }
-    pending.push(change);
-  }
-  if (current.length + pending.length > size) {
-    out.push(current);
-    current = [];
-  }
-  current.push(...pending);
-  if (current.length > 0) out.push(current);
-  return out.filter((c) => c.length > 0);
+  return { flags: FLAGS, changes: preview.changes.length, diffRecords: preview.diff.length, answerBytes: probe.text.length, preview: stats(times) };
 }
 
 async function main(): Promise<number> {
@@ -217,7 +120,7 @@ async function main(): Promise<number> {
   console.log(`(a) ${CHANGES}-change apply, ${ROUNDS} rounds after a warm-up…`);
   const apply = await applyRounds(api);
   console.log(`(b) promotion preview of ${FLAGS.toLocaleString('en-US')} flags, ${PREVIEW_ROUNDS} rounds…`);
-  const preview = await previewRounds(api, database.url);
+  const preview = await previewRounds(api);
 
   const figures = { apply, preview };
   console.log(JSON.stringify(figures, null, 2));

@@ -12,29 +12,13 @@ import { jsonClient, runEnsign, scratchDir, startEnsign } from '@ensign/testkit'
 import { parseAllDocuments, stringify } from 'yaml';
 import { machineOf, writeResults } from '../engine/results-file.js';
 import { createBenchDatabase } from '../writes/bench-database.js';
+import { splitFlagsDocument } from './flags-document.js';
 
 const FLAGS = Number(process.env['BENCH_IMPORT_FLAGS'] ?? 10_000);
 const NS = 'imported';
 
 /** The document as `flipt export` writes it (version 1.4). */
-function bigDocument(): Record<string, unknown> {
-  return {
-    version: '1.4',
-    namespace: { key: NS, name: 'Imported' },
-    flags: Array.from({ length: FLAGS }, (_, i) => ({
-      key: `flag-${String(i).padStart(5, '0')}`,
-      name: `Flag ${i}`,
-      type: 'VARIANT_FLAG_TYPE',
-      enabled: true,
-      variants: [
-        { key: 'on', name: 'On' },
-        { key: 'off', name: 'Off' },
-      ],
-      rules: [{ segment: 'everyone', distributions: [{ variant: 'on', rollout: 50 }, { variant: 'off', rollout: 50 }] }],
-    })),
-    segments: [{ key: 'everyone', name: 'Everyone', match_type: 'ANY_MATCH_TYPE' }],
-  };
-}
+const bigDocument = (): Record<string, unknown> => splitFlagsDocument({ key: NS, name: 'Imported' }, FLAGS);
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
 

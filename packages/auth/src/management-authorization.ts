@@ -6,6 +6,7 @@
 import {
   AUTH_METHODS,
   AUTHZ_ACTIONS,
+  CHANGE_REQUEST_ACTIONS,
   type AuthorizationInput,
   type AuthzAction,
   type AuthzResource,
@@ -94,6 +95,19 @@ export class ManagementAuthorization {
     );
   }
 
+  /**
+   * Whether the caller may run `operation`, asked quietly: nothing is counted or audited, for a
+   * right that widens what a call may do (bypassing a change policy) rather than a call refused.
+   */
+  async allows(caller: Caller | undefined, operation: ManagementOperation): Promise<boolean> {
+    const authentication = authenticationInput(caller);
+    if (authentication === undefined) return false;
+    const namespace = namespaceOf(operation);
+    const engine = this.options.engine();
+    const answers = await Promise.all(checksOf(operation.name).map((kind) => engine.allow({ request: requestOf(namespace, kind, 'success'), authentication })));
+    return answers.every((a) => a === true);
+  }
+
   /** The namespaces the caller may see when listing them; undefined: every one. */
   viewableNamespaces(caller: Caller | undefined): readonly string[] | undefined | Promise<readonly string[] | undefined> {
     const authentication = authenticationInput(caller);
@@ -114,10 +128,16 @@ export class ManagementAuthorization {
       const answers = await Promise.all(AUTHZ_ACTIONS.map((action) => engine.allow({ request: { namespace, resource, subject, action, status: 'success' }, authentication })));
       return AUTHZ_ACTIONS.filter((_, i) => answers[i] === true);
     };
+    /** `approve` and `bypass` of the namespace's change requests, listed with the namespace's actions. */
+    const changeRights = async (namespace: string): Promise<AuthzAction[]> => {
+      if (authentication === undefined) return [];
+      const answers = await Promise.all(CHANGE_REQUEST_ACTIONS.map((action) => engine.allow({ request: { namespace, resource: 'namespace', subject: 'change_request', action, status: 'success' }, authentication })));
+      return CHANGE_REQUEST_ACTIONS.filter((_, i) => answers[i] === true);
+    };
     const byNamespace: Record<string, Record<NamespacedResource, AuthzAction[]>> = {};
     for (const namespace of namespaces) {
-      const [ns, flag, segment] = await Promise.all([granted('namespace', namespace), granted('flag', namespace), granted('segment', namespace)]);
-      byNamespace[namespace] = { namespace: ns, flag, segment };
+      const [ns, rights, flag, segment] = await Promise.all([granted('namespace', namespace), changeRights(namespace), granted('flag', namespace), granted('segment', namespace)]);
+      byNamespace[namespace] = { namespace: [...ns, ...rights], flag, segment };
     }
     return { namespaces: byNamespace, authentication: await granted('authentication', 'default') };
   }

@@ -40,6 +40,7 @@ import { methodNotAllowed, notFoundUnder, stripTrailingSlash } from './http/rout
 import { registerChangeRequestRoutes } from './change-requests/change-request.routes.js';
 import { type ChangeRequestDeps, ChangeRequestService } from './change-requests/change-request.service.js';
 import { ManagementDispatcher } from './change-requests/management-dispatcher.js';
+import { type PromotionReader, promotionChanges } from './change-requests/promotion.js';
 import { protectedWrites } from './change-requests/protected-writes.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import type { ManagementStore } from './store.js';
@@ -77,7 +78,7 @@ export interface AppDeps {
   /** Where flags come from, for `/meta/info` and `/health`; writable database storage when not given. */
   storage?: StorageReport;
   /** Change requests (`/api/v1/namespaces/{ns}/change-requests`), served when given. */
-  changeRequests?: ChangeRequestDeps['store'];
+  changeRequests?: ChangeRequestDeps['store'] & PromotionReader;
   /** The executable's version, commit and build date, for `/meta/info`. */
   build?: BuildInfo;
 }
@@ -138,6 +139,18 @@ function usageIngestRouter(analytics: AnalyticsOptions, policy: AccessPolicy, bo
  * the UI at `/`.
  */
 export function createApp(deps: AppDeps): Koa<AppState> {
+  return createControlPlane(deps).app;
+}
+
+/** The HTTP app, and the use cases other transports and runners share with it. */
+export interface ControlPlane {
+  app: Koa<AppState>;
+  /** Change requests, when served: their proposed calls run through this app's routes. */
+  changeRequests?: ChangeRequestService;
+}
+
+/** `createApp`, also answering the change-request service (gRPC serves it; the scheduled-apply runner uses it). */
+export function createControlPlane(deps: AppDeps): ControlPlane {
   const app = new Koa<AppState>();
   const allowed = { throw: true, methodNotAllowed, notImplemented: methodNotAllowed };
 
@@ -156,12 +169,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Every management route names its operation; with authorization configured, each is checked before its handler.
   const checked = operations(policy, auth?.authorization);
   // Where change requests are served, a protected namespace refuses direct writes.
-  const op = deps.changeRequests === undefined ? checked : protectedWrites(checked, deps.changeRequests.changePolicies);
+  const op = deps.changeRequests === undefined ? checked : protectedWrites(checked, { policies: deps.changeRequests.changePolicies, guard: auth?.authorization });
   const api = apiRouter(deps.store, deps.services ?? managementServices(deps.store), bodyLimitBytes, deps.analytics, op, auth?.authorization);
+  let changeRequests: ChangeRequestService | undefined;
   if (deps.changeRequests !== undefined) {
     // Proposed changes run through the API's own routes, so they are decoded and checked as if called.
-    const service = new ChangeRequestService({ store: deps.changeRequests, dispatcher: new ManagementDispatcher(api) });
-    registerChangeRequestRoutes(api, service, op);
+    const store = deps.changeRequests;
+    changeRequests = new ChangeRequestService({ store, dispatcher: new ManagementDispatcher(api), promotion: (target, request) => promotionChanges(store, target, request) });
+    registerChangeRequestRoutes(api, changeRequests, op);
   }
 
   app.use(tracingMiddleware());
@@ -201,5 +216,5 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     app.use(authApi.routes());
     app.use(authApi.allowedMethods(allowed));
   }
-  return app;
+  return changeRequests === undefined ? { app } : { app, changeRequests };
 }

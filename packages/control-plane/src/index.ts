@@ -1,5 +1,5 @@
-export { ANALYTICS_PREFIX, API_PREFIX, createApp } from './app.js';
-export type { AppDeps } from './app.js';
+export { ANALYTICS_PREFIX, API_PREFIX, createApp, createControlPlane } from './app.js';
+export type { AppDeps, ControlPlane } from './app.js';
 export { createUiAssets } from './ui/ui-assets.js';
 export type { UiAsset, UiAssets, UiFile } from './ui/ui-assets.js';
 export type { AppState } from './http/app-state.js';
@@ -82,3 +82,11 @@ export type { DeclarativeStatus, FeatureSource, GitAccess, GitSourceOptions, Loc
 export type { BuildInfo } from './meta/info.routes.js';
 export type { StorageReport } from './meta/storage-report.js';
 export type { ChangePolicies } from './change-requests/protected-writes.js';
+export { ChangeRequestService, decodeApplyAt, decodeContent, decodeDraft, decodeStates, MAX_CHANGES } from './change-requests/change-request.service.js';
+export type { ChangeRequestDeps, ChangeRequestDraft, ChangeRequestPreview, ChangeRequestView, PromotionPlanner } from './change-requests/change-request.service.js';
+export { ScheduledApply } from './change-requests/scheduled-apply.js';
+export type { DueRequest, ScheduledApplyOptions, ScheduledRequests } from './change-requests/scheduled-apply.js';
+export { DueRunner } from './schedules/due-runner.js';
+export type { DueRunnerOptions, DueWork } from './schedules/due-runner.js';
+export { promotionChanges } from './change-requests/promotion.js';
+export type { PromotionReader, PromotionRequest } from './change-requests/promotion.js';

@@ -4,22 +4,13 @@
  * admin, an editor, a viewer, a namespaced viewer and a caller without a role are each let through
  * or refused (403 `permission denied`) as the roles say, whatever the route.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
-import { AccessPolicy, Authenticator, type Denial, issueToken, ManagementAuthorization, RolePolicy } from '@ensign/auth';
 import { MANAGEMENT_OPERATIONS, type ManagementKind, type ManagementOperationName } from '@ensign/core';
-import { openStore, type SqlStore } from '@ensign/store';
 import { FLIPT_EXAMPLE_ROLES } from '@ensign/testkit';
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { pino } from 'pino';
-import { type AppAuth, type AppState, createApp } from '../src/index.js';
-import { bearer, SESSION } from './auth-harness.js';
-import { type Reply, replyOf } from './harness.js';
+import type { AppState } from '../src/index.js';
+import { type AuthorizedControlPlane, startAuthorized } from './authz-harness.js';
 
 /** What each role of Flipt's example data may do, written from that data, independently of the engine. */
 const MAY: Record<string, (kind: ManagementKind, namespace: string | undefined) => boolean> = {
@@ -52,57 +43,11 @@ function registeredRoutes(app: Koa<AppState>): RegisteredRoute[] {
   return routes;
 }
 
-interface Running {
-  app: Koa<AppState>;
-  store: SqlStore;
-  denials: Denial[];
-  call(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<Reply>;
-  close(): Promise<void>;
-}
-
-async function start(): Promise<Running> {
-  const dir = await mkdtemp(join(tmpdir(), 'ensign-cp-authz-'));
-  const store = await openStore({ url: `file:${join(dir, 'x.db')}` });
-  await store.migrate();
-  const denials: Denial[] = [];
-  const engine = new RolePolicy(FLIPT_EXAMPLE_ROLES);
-  const auth: AppAuth = {
-    store: store.authentications,
-    authenticator: new Authenticator({ store: store.authentications }),
-    policy: new AccessPolicy({ required: true, exclude: { management: false, evaluation: false, ofrep: false } }),
-    session: SESSION,
-    methods: { token: true, github: false, oidcProviders: [], kubernetes: false, jwt: false },
-    authorization: new ManagementAuthorization({ engine: () => engine, onDenied: (d) => void denials.push(d) }),
-  };
-  const app = createApp({ store, logger: pino({ level: 'silent' }), auth, analytics: { usage: store.usage } });
-  const server: Server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    app,
-    store,
-    denials,
-    async call(method, path, body, headers) {
-      const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
-      if (body !== undefined) init.body = JSON.stringify(body);
-      return replyOf(await fetch(base + path, init));
-    },
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-let cp: Running;
+let cp: AuthorizedControlPlane;
 const tokens: Record<string, Record<string, string>> = {};
 test.before(async () => {
-  cp = await start();
-  for (const role of Object.keys(MAY)) {
-    const metadata: Record<string, string> = role === 'none' ? {} : { 'io.flipt.auth.role': role };
-    tokens[role] = bearer((await issueToken(cp.store.authentications, { name: role, description: '', metadata })).clientToken);
-  }
+  cp = await startAuthorized({ roles: FLIPT_EXAMPLE_ROLES });
+  for (const role of Object.keys(MAY)) tokens[role] = await cp.tokenOf(role === 'none' ? undefined : role);
   const admin = tokens.admin as Record<string, string>;
   // Each namespace holds a flag, so no request below can delete it.
   for (const ns of ['foo', 'bar']) {
@@ -187,7 +132,8 @@ test('GET /api/v1/permissions says what each role may do in each namespace it ma
     return reply.json;
   };
   const all = ['create', 'read', 'update', 'delete'];
-  t.deepEqual(await of('admin', '?namespace=foo'), { authorizationRequired: true, namespaces: { foo: { namespace: all, flag: all, segment: all } }, authentication: all });
+  // A role's `*` approves change requests, but never bypasses a namespace's change policy.
+  t.deepEqual(await of('admin', '?namespace=foo'), { authorizationRequired: true, namespaces: { foo: { namespace: [...all, 'approve'], flag: all, segment: all } }, authentication: all });
   t.deepEqual(await of('editor', '?namespace=bar'), { authorizationRequired: true, namespaces: { bar: { namespace: ['read'], flag: all, segment: all } }, authentication: ['read'] });
   const viewer = await of('viewer');
   t.deepEqual(Object.keys(viewer.namespaces).sort(), ['bar', 'default', 'foo']);

@@ -3,6 +3,7 @@
  * field), the diff they would make, approval of a digest, and the apply as one revision.
  */
 import test from 'ava';
+import { ScheduledApply } from '../src/index.js';
 import { type Harness, startHarness } from './harness.js';
 
 let h: Harness;
@@ -115,4 +116,99 @@ test.serial('a protected namespace refuses direct writes and imports; a request 
   const recorded = (await h.call('GET', '/api/v1/namespaces/locked/audit/events?type=namespace')).json.events.map((e: { after: { changePolicy?: { requiredApprovals: number } } }) => e.after.changePolicy?.requiredApprovals);
   t.deepEqual(recorded.slice(0, 2), [0, 2], 'raising and lowering the policy are in the history');
   t.is((await h.call('POST', '/api/v1/namespaces/locked/flags', { json: { key: 'direct', name: 'Direct' } })).status, 200, 'unprotected again');
+});
+
+test.serial('what a request touches that changed since it was written is shown as a conflict, and refuses the apply', async (t) => {
+  await h.call('POST', '/api/v1/namespaces/prod/flags', { json: { key: 'contract', name: 'Contract' } });
+  const rename = { method: 'PUT', path: '/api/v1/namespaces/prod/flags/contract', body: { name: 'Contract v2', enabled: true } };
+  const made = (await h.call('POST', base, { json: { title: 'Rename', changes: [rename] } })).json;
+  await h.call('POST', `${base}/${made.id}/submit`, { json: {} });
+  await h.call('POST', `${base}/${made.id}/approvals`, { json: {} });
+  t.false('conflict' in (await h.call('GET', `${base}/${made.id}`)).json);
+  await h.call('PUT', '/api/v1/namespaces/prod/flags/contract', { json: { name: 'Contract', description: 'edited meanwhile', enabled: true } });
+  const read = (await h.call('GET', `${base}/${made.id}`)).json;
+  t.is(read.conflict, 'changed since the request was written: flag "contract"; replace its changes to re-base it');
+  t.like(read.conflicts, [{ resource: 'flag', key: 'contract', was: { flag: { description: '' } }, now: { flag: { description: 'edited meanwhile' } } }]);
+  const applied = await h.call('POST', `${base}/${made.id}/apply`, { json: {} });
+  t.is(applied.status, 409);
+  t.is(applied.json.message, `change request "${made.id}" conflicts with changes made since it was written, to flag "contract"; replace its changes to re-base it`);
+  t.is((await h.call('GET', '/api/v1/namespaces/prod/flags/contract')).json.name, 'Contract', 'nothing applied');
+  // Re-based: the same change written again is checked against what is there now.
+  const rebased = (await h.call('PUT', `${base}/${made.id}`, { json: { title: 'Rename', changes: [rename] } })).json;
+  t.is(rebased.state, 'in_review');
+  await h.call('POST', `${base}/${made.id}/approvals`, { json: {} });
+  t.is((await h.call('POST', `${base}/${made.id}/apply`, { json: {} })).json.state, 'applied');
+});
+
+test.serial('a flag deleted since the request was written is a conflict; a change that no longer applies is named', async (t) => {
+  await h.call('POST', '/api/v1/namespaces/prod/flags', { json: { key: 'doomed', name: 'Doomed' } });
+  const made = (await h.call('POST', base, { json: { title: 'Edit doomed', changes: [{ method: 'PUT', path: '/api/v1/namespaces/prod/flags/doomed', body: { name: 'Still here' } }] } })).json;
+  await h.call('POST', `${base}/${made.id}/submit`, { json: {} });
+  await h.call('POST', `${base}/${made.id}/approvals`, { json: {} });
+  await h.call('DELETE', '/api/v1/namespaces/prod/flags/doomed');
+  t.is((await h.call('GET', `${base}/${made.id}`)).json.conflict, 'changes[0] (PUT /api/v1/namespaces/prod/flags/doomed): flag "prod/doomed" not found');
+  const applied = await h.call('POST', `${base}/${made.id}/apply`, { json: {} });
+  t.is(applied.status, 409);
+  t.is(applied.json.message, `change request "${made.id}" conflicts with changes made since it was written, to flag "doomed"; replace its changes to re-base it`);
+  t.like((await h.call('GET', `${base}/${made.id}`)).json.conflicts, [{ resource: 'flag', key: 'doomed', was: { flag: { key: 'doomed' } } }]);
+  t.is((await h.call('GET', `${base}/${made.id}`)).json.state, 'approved');
+});
+
+test.serial('a preview (dryRun) answers the changes, digest and diff and stores nothing; applyAt must be ahead', async (t) => {
+  const listed = (await h.call('GET', base)).json.changeRequests.length;
+  const preview = await h.call('POST', `${base}?dryRun=true`, { json: { title: 'Preview', changes: [newFlag('previewed')] } });
+  t.is(preview.status, 200, preview.text);
+  t.like(preview.json, { namespaceKey: 'prod', title: 'Preview', changes: [newFlag('previewed')] });
+  t.regex(preview.json.digest, /^[0-9a-f]{64}$/);
+  t.deepEqual(preview.json.diff.map((r: { action: string; key: string }) => `${r.action} ${r.key}`), ['created previewed']);
+  t.is((await h.call('GET', base)).json.changeRequests.length, listed, 'nothing stored');
+  t.is((await h.call('GET', '/api/v1/namespaces/prod/flags/previewed')).status, 404);
+  const made = (await h.call('POST', base, { json: { title: 'past', changes: [newFlag('past')] } })).json;
+  await h.call('POST', `${base}/${made.id}/submit`, { json: {} });
+  await h.call('POST', `${base}/${made.id}/approvals`, { json: {} });
+  const past = await h.call('POST', `${base}/${made.id}/apply`, { json: { applyAt: '2001-01-01T00:00:00Z' } });
+  t.is(past.json.message, 'invalid field applyAt: must be in the future (apply without it to apply now)');
+  const promoted = await h.call('POST', base, { json: { promoteFrom: 'staging', changes: [newFlag('x')] } });
+  t.is(promoted.json.message, 'invalid field changes: cannot be given with promoteFrom: a promotion works its changes out');
+});
+
+test.serial('a scheduled request is applied at its time as the scheduler; one that conflicts then is suspended with the reason', async (t) => {
+  const schedule = async (title: string, changes: unknown[], applyAt: string) => {
+    const made = (await h.call('POST', base, { json: { title, changes } })).json;
+    await h.call('POST', `${base}/${made.id}/submit`, { json: {} });
+    await h.call('POST', `${base}/${made.id}/approvals`, { json: {} });
+    t.is((await h.call('POST', `${base}/${made.id}/apply`, { json: { applyAt } })).json.state, 'scheduled');
+    return made.id as string;
+  };
+  await h.call('POST', '/api/v1/namespaces/prod/flags', { json: { key: 'contested', name: 'Contested' } });
+  const onTime = await schedule('Night launch', [newFlag('nightly')], '2998-01-01T00:00:00Z');
+  const contested = await schedule('Contested', [{ method: 'PUT', path: '/api/v1/namespaces/prod/flags/contested', body: { name: 'Mine' } }], '2998-01-01T00:00:01Z');
+  await h.call('PUT', '/api/v1/namespaces/prod/flags/contested', { json: { name: 'Theirs' } });
+  const runner = new ScheduledApply({ requests: h.store.changeRequests, service: h.changeRequests!, logger: h.logger, pollMs: 60_000, now: () => Date.parse('2998-01-02T00:00:00Z') });
+  await runner.start();
+  await runner.stop();
+  const applied = (await h.call('GET', `${base}/${onTime}`)).json;
+  t.is(applied.state, 'applied');
+  const [record] = (await h.call('GET', '/api/v1/namespaces/prod/audit/events?type=flag&action=created')).json.events;
+  t.like(record, { key: 'nightly', actor: { method: 'METHOD_SCHEDULE', authenticationId: onTime }, changeRequest: { id: onTime, title: 'Night launch' } });
+  const suspended = (await h.call('GET', `${base}/${contested}`)).json;
+  t.is(suspended.state, 'approved');
+  t.regex(suspended.suspendedReason, /^not applied at 2998-01-01T00:00:01\.000Z: change request ".+" conflicts with changes made since it was written, to flag "contested"/);
+  t.is((await h.call('GET', '/api/v1/namespaces/prod/flags/contested')).json.name, 'Theirs');
+  t.is(runner.counts.applied, 1);
+});
+
+test.serial('a request that makes a variant and then edits its flag applies: what it makes itself is no conflict', async (t) => {
+  await h.call('POST', '/api/v1/namespaces/prod/flags', { json: { key: 'layout', name: 'Layout' } });
+  const changes = [
+    { method: 'POST', path: '/api/v1/namespaces/prod/flags/layout/variants', body: { key: 'wide', name: 'Wide' } },
+    { method: 'PUT', path: '/api/v1/namespaces/prod/flags/layout', body: { name: 'Layout', defaultVariantKey: 'wide' } },
+  ];
+  const made = (await h.call('POST', base, { json: { title: 'Wide by default', changes } })).json;
+  await h.call('POST', `${base}/${made.id}/submit`, { json: {} });
+  await h.call('POST', `${base}/${made.id}/approvals`, { json: {} });
+  t.false('conflict' in (await h.call('GET', `${base}/${made.id}`)).json);
+  const applied = await h.call('POST', `${base}/${made.id}/apply`, { json: {} });
+  t.is(applied.json.state, 'applied', applied.text);
+  t.is((await h.call('GET', '/api/v1/namespaces/prod/flags/layout')).json.defaultVariant.key, 'wide');
 });

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CommitListener, openStore, type SqlStore } from '@ensign/store';
-import { pino } from 'pino';
-import { createApp, type ManagementStore, SnapshotPipeline, type UiAssets } from '../src/index.js';
+import { type Logger, pino } from 'pino';
+import { type ChangeRequestService, createControlPlane, type ManagementStore, SnapshotPipeline, type UiAssets } from '../src/index.js';
 import { VersionMap } from './version-map.js';
 
 /** One parsed pino line. */
@@ -47,6 +47,10 @@ export interface Harness {
   source: VersionMap;
   pipeline: SnapshotPipeline | undefined;
   logs: LogLine[];
+  /** The change-request service, with `changeRequests: true`. */
+  changeRequests: ChangeRequestService | undefined;
+  /** The app's logger (its lines land in `logs`). */
+  logger: Logger;
   call(method: string, path: string, options?: CallOptions): Promise<Reply>;
   close(): Promise<void>;
 }
@@ -81,7 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     store.onCommit(pipeline.onCommit);
     await pipeline.loadAll();
   }
-  const app = createApp({
+  const { app, changeRequests } = createControlPlane({
     store: options.wrapStore ? options.wrapStore(store) : store,
     logger,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
@@ -110,6 +114,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     source,
     pipeline,
     logs,
+    changeRequests,
+    logger,
     call,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

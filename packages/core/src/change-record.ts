@@ -31,6 +31,14 @@ export interface Actor {
   name?: string;
 }
 
+/** The change request a write was made by: its id and title, who wrote it and who approved what was applied. */
+export interface ChangeRequestRef {
+  id: string;
+  title: string;
+  author?: Actor;
+  approvers: Actor[];
+}
+
 /** One committed write. */
 export interface ChangeRecord {
   namespaceKey: string;
@@ -47,6 +55,8 @@ export interface ChangeRecord {
   /** The resource as written; absent for a deletion. */
   after?: unknown;
   actor?: Actor;
+  /** Set when the write is part of an applied change request. */
+  changeRequest?: ChangeRequestRef;
   /** When the write was made, UTC ISO-8601 (the stored `updatedAt`). */
   at: string;
 }

@@ -52,4 +52,41 @@ export interface ChangeRequest {
 }
 
 /** The canonical JSON text of a list of changes (keys sorted at every depth), which their digest is the hash of. */
-export const canonicalChanges = (changes: readonly ProposedChange[]): string => JSON.stringify(sortKeysDeep(changes));
+export const canonicalChanges = (changes: readonly ProposedChange[]): string => canonicalJson(changes);
+
+/** JSON with every object's keys sorted at every depth: equal content, equal text. */
+export const canonicalJson = (value: unknown): string => JSON.stringify(sortKeysDeep(value));
+
+/**
+ * What a request was written against: each flag and segment its changes touch, whole, as it was
+ * before them (canonical JSON; `null` when it did not exist), keyed `flag/<key>` or `segment/<key>`.
+ */
+export type ChangeBase = Record<string, string | null>;
+
+/** A flag or segment a request touches that changed since the request was written: as it was then and as it is now. */
+export interface ChangeConflict {
+  resource: 'flag' | 'segment';
+  key: string;
+  was?: unknown;
+  now?: unknown;
+}
+
+/** The flags and segments whose state `now` differs from `base`. */
+export function conflictsWith(base: ChangeBase, now: ChangeBase): ChangeConflict[] {
+  const conflicts: ChangeConflict[] = [];
+  for (const [id, was] of Object.entries(base)) {
+    const current = now[id] ?? null;
+    if (was === current) continue;
+    const slash = id.indexOf('/');
+    conflicts.push({
+      resource: id.slice(0, slash) as ChangeConflict['resource'],
+      key: id.slice(slash + 1),
+      ...(was === null ? {} : { was: JSON.parse(was) as unknown }),
+      ...(current === null ? {} : { now: JSON.parse(current) as unknown }),
+    });
+  }
+  return conflicts;
+}
+
+/** How a conflict is named in a refusal: `flag "checkout"`. */
+export const describeConflict = (c: ChangeConflict): string => `${c.resource} ${JSON.stringify(c.key)}`;

@@ -25,7 +25,7 @@ export { ComparisonType, defineEnum, FlagType, MatchType, RolloutType, SegmentOp
 export type { EnumSpec } from './enums.js';
 export { DEFAULT_NAMESPACE } from './resources.js';
 export { CHANGE_ACTIONS, CHANGE_RESOURCES } from './change-record.js';
-export type { Actor, ChangeAction, ChangeRecord, ChangeResource } from './change-record.js';
+export type { Actor, ChangeAction, ChangeRecord, ChangeRequestRef, ChangeResource } from './change-record.js';
 export { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT } from './audit.js';
 export type { AuditEntry, AuditPage, AuditQuery } from './audit.js';
 export { decodeListAuditEvents } from './decode/audit.decode.js';
@@ -236,11 +236,12 @@ export type {
   DocumentVariant,
   FliptDocument,
 } from './flipt-document/document-types.js';
-export { AUTHZ_ACTIONS, AUTHZ_RESOURCES, AUTHZ_SUBJECTS } from './management-request.js';
-export type { AuthorizationInput, AuthzAction, AuthzResource, AuthzSubject, ManagementKind, ManagementRequest, NamespacedResource, Permissions } from './management-request.js';
+export { AUTHZ_ACTIONS, AUTHZ_RESOURCES, AUTHZ_SUBJECTS, CHANGE_REQUEST_ACTIONS } from './management-request.js';
+export type { AuthorizationInput, AuthzAction, ChangeRequestAction, AuthzResource, AuthzSubject, ManagementKind, ManagementRequest, NamespacedResource, Permissions } from './management-request.js';
 export { checksOf, MANAGEMENT_OPERATIONS } from './management-operations.js';
 export type { ManagementOperation, ManagementOperationName } from './management-operations.js';
 export { challengeHeaders, gatewayNotFound, methodNotAllowed, withoutTrailingSlash } from './gateway.js';
-export { canonicalChanges, CHANGE_REQUEST_STATES } from './change-request.js';
-export type { ChangeRequest, ChangeRequestEvent, ChangeRequestState, ProposedChange } from './change-request.js';
-export { isProposable, isProtectedWrite, protectedNamespaceError } from './protected-namespace.js';
+export { canonicalChanges, canonicalJson, CHANGE_REQUEST_STATES, conflictsWith, describeConflict } from './change-request.js';
+export type { ChangeBase, ChangeConflict, ChangeRequest, ChangeRequestEvent, ChangeRequestState, ProposedChange } from './change-request.js';
+export { assertWritable, isProposable, isProtectedWrite, protectedNamespaceError } from './protected-namespace.js';
+export type { WriteProtection } from './protected-namespace.js';

@@ -8,6 +8,7 @@ import type { ManagementKind } from './management-request.js';
 const flag = (subject: ManagementKind['subject'], action: ManagementKind['action']): ManagementKind[] => [{ resource: 'flag', subject, action }];
 const segment = (subject: ManagementKind['subject'], action: ManagementKind['action']): ManagementKind[] => [{ resource: 'segment', subject, action }];
 const namespace = (action: ManagementKind['action']): ManagementKind[] => [{ resource: 'namespace', subject: 'namespace', action }];
+const changeRequest = (action: ManagementKind['action']): ManagementKind[] => [{ resource: 'namespace', subject: 'change_request', action }];
 const authentication = (action: ManagementKind['action']): ManagementKind[] => [{ resource: 'authentication', subject: 'token', action }];
 /** Everything a namespace's flags and segments are: what a snapshot or an export reads. */
 const flagsAndSegments = (...actions: Array<ManagementKind['action']>): ManagementKind[] =>
@@ -77,17 +78,27 @@ export const MANAGEMENT_OPERATIONS = {
   ExportNamespace: flagsAndSegments('read'),
   /** The client-side SDK snapshot (Flipt checks flag:read and segment:read, #3438). */
   EvaluationSnapshotNamespace: flagsAndSegments('read'),
-  /** Change requests of a namespace: reading them is reading the namespace; the rest change what it will hold. */
+  /**
+   * Change requests of a namespace. Reading, proposing, commenting and applying are reading the
+   * namespace: each proposed change is run as the caller through its own route, so what it changes
+   * is checked as if called directly, when proposed and again when applied.
+   */
   GetChangePolicy: namespace('read'),
   /** Protecting a namespace, or lowering its protection, is managing the namespace. */
   UpdateChangePolicy: namespace('update'),
   ListChangeRequests: namespace('read'),
   GetChangeRequest: namespace('read'),
-  CreateChangeRequest: namespace('update'),
-  UpdateChangeRequest: namespace('update'),
+  CreateChangeRequest: namespace('read'),
+  UpdateChangeRequest: namespace('read'),
+  SubmitChangeRequest: namespace('read'),
+  CancelChangeRequest: namespace('read'),
   CommentChangeRequest: namespace('read'),
-  ApproveChangeRequest: namespace('update'),
-  ApplyChangeRequest: namespace('update'),
+  /** Approving or rejecting another's request: a role's `approve` (its `*` includes it). */
+  ApproveChangeRequest: changeRequest('approve'),
+  RejectChangeRequest: changeRequest('approve'),
+  ApplyChangeRequest: namespace('read'),
+  /** A direct write to a protected namespace: a role's `bypass`, which its `*` never includes. */
+  BypassChangePolicy: changeRequest('bypass'),
   /** An import may create, replace and (with drop) remove any flag or segment of the namespace. */
   ImportNamespace: flagsAndSegments('create', 'update', 'delete'),
 } as const satisfies Record<string, readonly ManagementKind[]>;

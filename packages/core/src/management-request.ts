@@ -6,11 +6,22 @@
 export const AUTHZ_RESOURCES = ['namespace', 'flag', 'segment', 'authentication'] as const;
 export type AuthzResource = (typeof AUTHZ_RESOURCES)[number];
 
-export const AUTHZ_SUBJECTS = ['namespace', 'flag', 'variant', 'rule', 'rollout', 'segment', 'constraint', 'distribution', 'token'] as const;
+/** Flipt's subjects, and Ensign's `change_request` (approving a request, bypassing a namespace's change policy). */
+export const AUTHZ_SUBJECTS = ['namespace', 'flag', 'variant', 'rule', 'rollout', 'segment', 'constraint', 'distribution', 'token', 'change_request'] as const;
 export type AuthzSubject = (typeof AUTHZ_SUBJECTS)[number];
 
+/** Flipt's actions: what a role's `*` grants. */
 export const AUTHZ_ACTIONS = ['create', 'read', 'update', 'delete'] as const;
-export type AuthzAction = (typeof AUTHZ_ACTIONS)[number];
+
+/**
+ * Ensign's actions on a namespace's change requests (subject `change_request`): `approve` another's
+ * request, and `bypass` the namespace's change policy with a direct write. A role's `*` grants
+ * `approve` but never `bypass`, which a role names to hold.
+ */
+export const CHANGE_REQUEST_ACTIONS = ['approve', 'bypass'] as const;
+export type ChangeRequestAction = (typeof CHANGE_REQUEST_ACTIONS)[number];
+
+export type AuthzAction = (typeof AUTHZ_ACTIONS)[number] | ChangeRequestAction;
 
 /** What a management call does, before the namespace it touches is known. */
 export interface ManagementKind {

@@ -5,7 +5,7 @@
  * session (and no CSRF token) here.
  */
 import { type AccessPolicy, type Caller, type Credential, extractCredential } from '@ensign/auth';
-import { isProtectedWrite, MANAGEMENT_OPERATIONS, type ManagementOperation, type ManagementOperationName, protectedNamespaceError } from '@ensign/core';
+import { assertWritable, MANAGEMENT_OPERATIONS, type ManagementOperation, type ManagementOperationName } from '@ensign/core';
 import type { ChangePolicies, OperationGuard } from '@ensign/control-plane';
 import type { GrpcSurface } from './grpc-binding.js';
 
@@ -69,7 +69,7 @@ export class CallAuth {
     if (operation === undefined) return;
     if (guard !== undefined) await guard.check(caller, operation);
     const namespace = operation.namespace ?? 'default';
-    if (protection !== undefined && isProtectedWrite(name) && (await protection.requiredApprovals(namespace)) > 0) throw protectedNamespaceError(namespace);
+    if (protection !== undefined) await assertWritable({ policies: protection, guard }, caller, name, namespace);
   }
 
   /** The caller of a call on `surface` presenting `authorization`; undefined when none is needed and none was resolved. */

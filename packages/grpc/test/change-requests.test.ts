@@ -9,30 +9,40 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { AccessPolicy, Authenticator, currentActor, issueToken, ManagementAuthorization, RolePolicy } from '@ensign/auth';
-import { createControlPlane } from '@ensign/control-plane';
+import { createControlPlane, managementServices } from '@ensign/control-plane';
 import { openStore, type SqlStore } from '@ensign/store';
 import { FLIPT_EXAMPLE_ROLES } from '@ensign/testkit';
 import { type Client, credentials, makeGenericClientConstructor, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { pino } from 'pino';
-import { CallAuth, type CallAuthOptions, changeRequestBinding, fromProtoValue, fromTimestamp, type RunningGrpcServer, serviceDefinition, startGrpcServer } from '../src/index.js';
+import { type CallAuthOptions, changeRequestBinding, fliptBinding, fromProtoValue, fromTimestamp, type RunningGrpcServer, serviceDefinition, startGrpcServer } from '../src/index.js';
 
 const SERVICE = 'ensign.changes.v1.ChangeRequestService';
 const SESSION = { domain: '', secure: false, tokenLifetimeMs: 3_600_000, stateLifetimeMs: 600_000, csrfKey: 'test-csrf-key' };
 
-type Who = 'alice' | 'bob' | 'viewer' | 'staging' | 'nobody' | 'forged';
+type Who = 'alice' | 'bob' | 'viewer' | 'staging' | 'nobody' | 'forged' | 'author' | 'approver' | 'releaser';
 
 let dir: string;
 let store: SqlStore;
 let grpc: RunningGrpcServer;
 let client: Client & Record<string, unknown>;
-const tokens: Record<Who, string> = { alice: '', bob: '', viewer: '', staging: '', nobody: '', forged: 'not-a-token' };
+const tokens: Record<Who, string> = { alice: '', bob: '', viewer: '', staging: '', nobody: '', forged: 'not-a-token', author: '', approver: '', releaser: '' };
+let flipt: Client & Record<string, unknown>;
+
+/** Flipt's example roles, and roles for a review: an author (Flipt's editor), an approver, and a releaser who may bypass. */
+const ROLES = {
+  roles: [
+    ...FLIPT_EXAMPLE_ROLES.roles,
+    { name: 'approver', rules: [{ resource: 'namespace', actions: ['read', 'approve'] }, { resource: 'flag', actions: ['read'] }] },
+    { name: 'releaser', rules: [{ resource: 'namespace', actions: ['read', 'bypass'] }, { resource: 'flag', actions: ['*'] }, { resource: 'segment', actions: ['*'] }] },
+  ],
+};
 
 type Unary = (request: object, metadata: Metadata, callback: (err: ServiceError | null, response: any) => void) => void;
 
-function call(method: string, request: object, who: Who = 'alice'): Promise<any> {
+function call(method: string, request: object, who: Who = 'alice', on: Client & Record<string, unknown> = client): Promise<any> {
   const metadata = new Metadata();
   if (who !== 'nobody') metadata.set('authorization', `Bearer ${tokens[who]}`);
-  return new Promise((resolve, reject) => (client[method] as Unary).call(client, request, metadata, (err, response) => (err === null ? resolve(response) : reject(err))));
+  return new Promise((resolve, reject) => (on[method] as Unary).call(on, request, metadata, (err, response) => (err === null ? resolve(response) : reject(err))));
 }
 
 const callError = (method: string, request: object, who: Who = 'alice'): Promise<ServiceError> =>
@@ -60,7 +70,7 @@ test.before(async () => {
   // Writes are made by the call's caller, as `ensign server` opens its store.
   store = await openStore({ url: `file:${join(dir, 'x.db')}`, actor: currentActor });
   await store.migrate();
-  const engine = new RolePolicy(FLIPT_EXAMPLE_ROLES);
+  const engine = new RolePolicy(ROLES);
   const authorization = new ManagementAuthorization({ engine: () => engine });
   const policy = new AccessPolicy({ required: true, exclude: { management: false, evaluation: false, ofrep: false } });
   const authenticator = new Authenticator({ store: store.authentications });
@@ -72,16 +82,18 @@ test.before(async () => {
   grpc = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
-    bindings: [changeRequestBinding({ changeRequests, auth: new CallAuth(auth), logger })],
+    bindings: [changeRequestBinding({ changeRequests, logger }), fliptBinding({ services: managementServices(store), authorization })],
     auth,
     logger,
   });
-  for (const [who, role] of [['alice', 'admin'], ['bob', 'admin'], ['viewer', 'viewer']] as const) {
+  for (const [who, role] of [['alice', 'admin'], ['bob', 'admin'], ['viewer', 'viewer'], ['author', 'editor'], ['approver', 'approver'], ['releaser', 'releaser']] as const) {
     tokens[who] = (await issueToken(store.authentications, { name: who, description: '', metadata: { 'io.flipt.auth.role': role } })).clientToken;
   }
   tokens.staging = (await issueToken(store.authentications, { name: 'staging', description: '', namespaceKey: 'staging', metadata: { 'io.flipt.auth.role': 'admin' } })).clientToken;
   const Constructor = makeGenericClientConstructor(serviceDefinition(SERVICE), SERVICE);
   client = new Constructor(grpc.address, credentials.createInsecure()) as Client & Record<string, unknown>;
+  const Flipt = makeGenericClientConstructor(serviceDefinition('flipt.Flipt'), 'Flipt');
+  flipt = new Flipt(grpc.address, credentials.createInsecure()) as Client & Record<string, unknown>;
 
   for (const key of ['prod', 'staging', 'locked']) await store.namespaces.create({ key, name: key, description: '' });
   await store.flags.create({ namespaceKey: 'prod', key: 'checkout', name: 'Checkout', description: '', enabled: false, type: 'BOOLEAN_FLAG_TYPE', metadata: undefined });
@@ -89,6 +101,7 @@ test.before(async () => {
 
 test.after.always(async () => {
   client?.close();
+  flipt?.close();
   await grpc?.shutdown(0);
   await store?.close();
   await rm(dir, { recursive: true, force: true });
@@ -97,7 +110,7 @@ test.after.always(async () => {
 test('the binding serves every method its proto declares', (t) => {
   const methods = Object.keys(serviceDefinition(SERVICE)).sort();
   t.is(methods.length, 12);
-  t.deepEqual(Object.keys(changeRequestBinding({ changeRequests: {} as never, auth: {} as never, logger: pino({ level: 'silent' }) }).methods).sort(), methods);
+  t.deepEqual(Object.keys(changeRequestBinding({ changeRequests: {} as never, logger: pino({ level: 'silent' }) }).methods).sort(), methods);
 });
 
 test.serial('proposed, submitted, approved by another token and applied over gRPC: the flag changes at apply, not before', async (t) => {
@@ -226,4 +239,25 @@ test.serial('the change policy: read, raised and lowered by who may manage the n
   const made = await call('CreateChangeRequest', { namespaceKey: 'locked', title: 'via review', changes: [{ method: 'POST', path: '/api/v1/namespaces/locked/flags', body: struct({ key: 'reviewed', name: 'Reviewed' }) }] });
   t.is(made.diff.length, 1);
   t.is((await call('UpdateChangePolicy', { namespaceKey: 'locked', requiredApprovals: 0 })).requiredApprovals, 0);
+});
+
+test.serial('roles: an author proposes and applies, only a role with approve approves, and only bypass writes to a protected namespace directly', async (t) => {
+  await store.flags.create({ namespaceKey: 'locked', key: 'gate', name: 'Gate', description: '', enabled: false, type: 'BOOLEAN_FLAG_TYPE', metadata: undefined });
+  await store.changePolicies.update('locked', 1);
+  const gateOn = { method: 'PUT', path: '/api/v1/namespaces/locked/flags/gate', body: struct({ name: 'Gate', enabled: true }) };
+  const made = await call('CreateChangeRequest', { namespaceKey: 'locked', title: 'Open the gate', changes: [gateOn] }, 'author');
+  await call('SubmitChangeRequest', { namespaceKey: 'locked', id: made.id }, 'author');
+  t.is((await callError('ApproveChangeRequest', { namespaceKey: 'locked', id: made.id }, 'author')).code, status.PERMISSION_DENIED, 'an editor holds no approve');
+  t.is((await callError('RejectChangeRequest', { namespaceKey: 'locked', id: made.id, comment: 'no' }, 'author')).code, status.PERMISSION_DENIED);
+  t.is((await call('ApproveChangeRequest', { namespaceKey: 'locked', id: made.id, digest: made.digest }, 'approver')).state, 'approved');
+  t.is((await callError('ApplyChangeRequest', { namespaceKey: 'locked', id: made.id }, 'approver')).code, status.PERMISSION_DENIED, 'the changes run as the approver, who may not write flags');
+  t.is((await call('ApplyChangeRequest', { namespaceKey: 'locked', id: made.id }, 'author')).state, 'applied');
+  t.true((await store.flags.get('locked', 'gate')).enabled);
+
+  const direct = (who: Who, name: string) => call('UpdateFlag', { namespaceKey: 'locked', key: 'gate', name, enabled: true }, who, flipt);
+  const byAuthor = await direct('author', 'by author').catch((err: ServiceError) => err);
+  t.is((byAuthor as ServiceError).code, status.PERMISSION_DENIED);
+  t.regex((byAuthor as ServiceError).details, /namespace "locked" is protected/);
+  t.is(((await direct('alice', 'by admin').catch((err: ServiceError) => err)) as ServiceError).code, status.PERMISSION_DENIED, 'an admin\'s `*` does not bypass');
+  t.like(await direct('releaser', 'by releaser'), { name: 'by releaser' });
 });

@@ -1,6 +1,6 @@
 /** The `audit_events` table: how a change record is stored and read back. */
 import type { Knex } from 'knex';
-import type { AuditEntry, ChangeAction, ChangeRecord, ChangeResource } from '@ensign/core';
+import type { AuditEntry, ChangeAction, ChangeRecord, ChangeRequestRef, ChangeResource } from '@ensign/core';
 
 export const AUDIT_TABLE = 'audit_events';
 
@@ -18,6 +18,7 @@ export interface AuditRow {
   actor_name: string | null;
   before: string | null;
   after: string | null;
+  change_request: string | null;
   created_at: string;
 }
 
@@ -37,6 +38,7 @@ export async function insertChangeRecord(trx: Knex.Transaction, record: ChangeRe
     actor_name: record.actor?.name ?? null,
     before: json(record.before),
     after: json(record.after),
+    change_request: json(record.changeRequest),
     created_at: record.at,
   });
 }
@@ -53,6 +55,7 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
     action: row.action as ChangeAction,
     ...(row.before === null ? {} : { before: JSON.parse(row.before) as unknown }),
     ...(row.after === null ? {} : { after: JSON.parse(row.after) as unknown }),
+    ...(row.change_request === null || row.change_request === undefined ? {} : { changeRequest: JSON.parse(row.change_request) as ChangeRequestRef }),
     ...(row.actor_id === null
       ? {}
       : { actor: { authenticationId: row.actor_id, method: row.actor_method ?? '', ...(row.actor_name === null ? {} : { name: row.actor_name }) } }),

@@ -1,4 +1,4 @@
-import type { Actor, ChangeAction, ChangeRecord, ChangeResource } from '@ensign/core';
+import type { Actor, ChangeAction, ChangeRecord, ChangeRequestRef, ChangeResource } from '@ensign/core';
 import type { Touched } from './snapshot-effect.js';
 
 /** The resource a write is about and the evaluation state it touches. */
@@ -44,7 +44,7 @@ export const reordered = (subject: Subject, before: string[], after: string[]): 
 });
 
 /** The record of a change committed at `revision`; absent parts are left out, not set to undefined. */
-export function toRecord(draft: ChangeDraft, namespaceKey: string, revision: number, at: string, actor: Actor | undefined): ChangeRecord {
+export function toRecord(draft: ChangeDraft, namespaceKey: string, revision: number, at: string, actor: Actor | undefined, changeRequest?: ChangeRequestRef): ChangeRecord {
   return {
     namespaceKey,
     revision,
@@ -55,6 +55,7 @@ export function toRecord(draft: ChangeDraft, namespaceKey: string, revision: num
     ...(draft.before === undefined ? {} : { before: draft.before }),
     ...(draft.after === undefined ? {} : { after: draft.after }),
     ...(actor === undefined ? {} : { actor }),
+    ...(changeRequest === undefined ? {} : { changeRequest }),
     at,
   };
 }

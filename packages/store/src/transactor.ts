@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type Actor, type AppError, type ChangeRecord, invalid, type TraceSpan, traced } from '@ensign/core';
+import { type Actor, type AppError, type ChangeRecord, type ChangeRequestRef, invalid, type TraceSpan, traced } from '@ensign/core';
 import { adaptDbError, isRetryableDbError } from './adapt-db-error.js';
 import { insertChangeRecord } from './audit-log.js';
 import type { DbErrorHints } from './adapt-db-error.js';
@@ -156,7 +156,7 @@ export class Transactor {
    * for all of them, announced once (`CommittedChange.batch` lists the records). A batch whose
    * writes changed nothing commits nothing. Run again whole when the database aborts it for a race.
    */
-  async batch<T>(namespaceKey: string, work: () => Promise<T>, actor?: Actor): Promise<{ value: T; revision: number | undefined }> {
+  async batch<T>(namespaceKey: string, work: () => Promise<T>, actor?: Actor, changeRequest?: ChangeRequestRef): Promise<{ value: T; revision: number | undefined }> {
     const by = actor ?? this.actorOf();
     const started = performance.now();
     const at = this.now();
@@ -167,7 +167,7 @@ export class Transactor {
           const value = await runInBatch(batch, work);
           if (batch.revision === undefined || batch.changes.length === 0) throw new NothingChanged();
           const effect = await readBatchEffect(trx, namespaceKey, batch.changes);
-          const records = batch.changes.map((draft) => toRecord(draft, namespaceKey, batch.revision!, at, by));
+          const records = batch.changes.map((draft) => toRecord(draft, namespaceKey, batch.revision!, at, by, changeRequest));
           for (const record of records) await insertChangeRecord(trx, record);
           return { value, revision: batch.revision, records, effect };
         })

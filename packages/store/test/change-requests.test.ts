@@ -81,7 +81,7 @@ for (const dialect of TEST_DIALECTS) {
       await createFlag(store, ns, 'x');
       await createFlag(store, ns, 'y');
     };
-    const results = await Promise.allSettled([store.changeRequests.apply(ns, made.id, made.digest, writes), store.changeRequests.apply(ns, made.id, made.digest, writes)]);
+    const results = await Promise.allSettled([store.changeRequests.apply(ns, made.id, writes), store.changeRequests.apply(ns, made.id, writes)]);
     t.is(results.filter((r) => r.status === 'fulfilled').length, 1, 'exactly one applies');
     const applied = await store.changeRequests.get(ns, made.id);
     t.like(applied, { state: 'applied', appliedRevision: before + 1 });
@@ -93,7 +93,7 @@ for (const dialect of TEST_DIALECTS) {
     await h().as(BOB, () => store.changeRequests.approve(ns, failing.id, 1));
     const announced = changesOf(h(), ns).length;
     await t.throwsAsync(
-      store.changeRequests.apply(ns, failing.id, failing.digest, async () => {
+      store.changeRequests.apply(ns, failing.id, async () => {
         await createFlag(store, ns, 'z');
         await createFlag(store, ns, 'x');
       }),
@@ -117,5 +117,62 @@ for (const dialect of TEST_DIALECTS) {
     const suspended = await store.changeRequests.suspend(ns, made.id, 'flag "s" changed since the request was written');
     t.like(suspended, { state: 'approved', suspendedReason: 'flag "s" changed since the request was written' });
     t.false('applyAt' in suspended);
+  });
+
+  test(`${dialect}: an apply finding what the changes touch changed since they were written is a conflict naming it; each applied record names the request`, async (t) => {
+    const { store } = h();
+    const ns = await h().namespace();
+    await createFlag(store, ns, 'f');
+    const update = (name: string) => async (): Promise<void> => {
+      await store.flags.update({ namespaceKey: ns, key: 'f', name, description: '', enabled: true, defaultVariantId: '', metadata: undefined });
+    };
+    // What the service keeps as the request's base: the flags its changes would touch, as they are now.
+    const { records } = await store.trial(ns, async () => {
+      await update('F2')();
+    });
+    const base = await store.changeRequests.baseFor(ns, records);
+    const made = await h().as(ALICE, () => store.changeRequests.create(ns, { title: 'rename f', description: '', changes: [{ method: 'PUT', path: `/api/v1/namespaces/${ns}/flags/f`, body: { name: 'F2' } }], base }));
+    await store.changeRequests.submit(ns, made.id);
+    await h().as(BOB, () => store.changeRequests.approve(ns, made.id, 1));
+    await h().as(CAROL, update('changed meanwhile'));
+    const revision = await store.revision(ns);
+    await rejects(
+      t,
+      store.changeRequests.apply(ns, made.id, update('F2')),
+      Code.FailedPrecondition,
+      `change request "${made.id}" conflicts with changes made since it was written, to flag "f"; replace its changes to re-base it`,
+    );
+    t.is(await store.revision(ns), revision, 'nothing applied');
+    t.is((await store.changeRequests.get(ns, made.id)).state, 'approved');
+
+    const current = await store.trial(ns, async () => {
+      await update('F3')();
+    });
+    const rebased = await store.changeRequests.baseFor(ns, current.records);
+    await h().as(ALICE, () => store.changeRequests.replace(ns, made.id, { title: 'rename f', description: '', changes: [{ method: 'PUT', path: `/api/v1/namespaces/${ns}/flags/f`, body: { name: 'F3' } }], base: rebased }));
+    await h().as(BOB, () => store.changeRequests.approve(ns, made.id, 1));
+    const applied = await h().as(CAROL, () => store.changeRequests.apply(ns, made.id, update('F3')));
+    t.is(applied.state, 'applied');
+    const [entry] = (await store.audit.list({ namespaceKey: ns, resources: ['flag'], actions: ['updated'], limit: 1 })).events;
+    t.like(entry, { key: 'f', actor: CAROL, changeRequest: { id: made.id, title: 'rename f', author: ALICE, approvers: [BOB] } });
+    t.deepEqual(changesOf(h(), ns).at(-1)?.record.changeRequest?.approvers, [BOB], 'the audit sinks hear it too');
+  });
+
+  test(`${dialect}: the next scheduled apply time, and at most the asked number of due requests`, async (t) => {
+    const { store } = h();
+    const ns = await h().namespace();
+    const ids: string[] = [];
+    for (const [i, at] of ['2031-01-02T00:00:00.000Z', '2031-01-01T00:00:00.000Z'].entries()) {
+      const made = await h().as(ALICE, () => store.changeRequests.create(ns, { title: `s${i}`, description: '', changes: [flagCall(ns, `s${i}`)] }));
+      await store.changeRequests.submit(ns, made.id);
+      await h().as(BOB, () => store.changeRequests.approve(ns, made.id, 1));
+      await store.changeRequests.schedule(ns, made.id, at);
+      ids.push(made.id);
+    }
+    const next = await store.changeRequests.nextApplyAt();
+    t.true(next !== undefined && next <= '2031-01-01T00:00:00.000Z');
+    const due = (await store.changeRequests.due('2031-01-03T00:00:00.000Z', 1000)).filter((r) => ids.includes(r.id));
+    t.deepEqual(due.map((r) => r.id), [ids[1], ids[0]], 'oldest first');
+    t.is((await store.changeRequests.due('2031-01-03T00:00:00.000Z', 1)).length, 1);
   });
 }

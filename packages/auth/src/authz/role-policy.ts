@@ -35,6 +35,9 @@ interface CompiledRole {
 
 const NO_NAMESPACES: readonly string[] = Object.freeze([]);
 
+/** What a rule's `*` action grants: Flipt's actions and approving change requests; bypassing a change policy is only ever named. */
+const WILDCARD_ACTIONS: readonly string[] = [...AUTHZ_ACTIONS, 'approve'];
+
 /** The native engine for role data: no Rego, decisions in a few lookups. */
 export class RolePolicy implements PolicyEngine {
   private readonly roles: ReadonlyMap<string, CompiledRole>;
@@ -116,7 +119,7 @@ function compile(data: RoleData): Map<string, CompiledRole> {
     for (const rule of rules) {
       if (rule.actions.length === 0) continue;
       const resources: readonly string[] = rule.resource === '*' ? AUTHZ_RESOURCES : [rule.resource];
-      const actions: readonly string[] = rule.actions.includes('*') ? AUTHZ_ACTIONS : rule.actions;
+      const actions: readonly string[] = rule.actions.includes('*') ? WILDCARD_ACTIONS : rule.actions;
       // COMPAT(flipt): rbac.rego's permit_string lets a `*` namespace match any request, even one without a namespace.
       const everywhere = rule.namespace === undefined || rule.namespace === '*';
       let grants = compiled.everywhere;

@@ -2,10 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Caller, currentActor, PolicyFileError } from '@ensign/auth';
 import { type DigestBus, openDigestBus, type SnapshotBus } from '@ensign/bus';
-import { AnalyticsRetention, type AppAuth, type AuditTrail, createApp, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, managementServices, registerAuthorizationMetrics, registerPublishMetrics, RevisionPoll, SnapshotPipeline, StepRunner, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
+import { AnalyticsRetention, type AppAuth, type AuditTrail, createControlPlane, createMetricsRegistry, type DeclarativeStorage, HistoryRetention, readOnlyStore, registerWriteMetrics, type OpenedReadCache, managementServices, registerAuthorizationMetrics, registerPublishMetrics, RevisionPoll, ScheduledApply, SnapshotPipeline, StepRunner, SnapshotReconciler, withReadCache } from '@ensign/control-plane';
 import { createEvaluationHandler, InProcessSnapshotSource, registerStreamMetrics, type SnapshotStreams } from '@ensign/evaluator';
 import { evaluationBindings, type RunningGrpcServer } from '@ensign/grpc/evaluation';
-import { authBindings, flagTimingBinding, fliptBinding } from '@ensign/grpc/management';
+import { authBindings, changeRequestBinding, flagTimingBinding, fliptBinding } from '@ensign/grpc/management';
 import type { SqlStore } from '@ensign/store';
 import type { Logger } from 'pino';
 import { openAuditTrail } from '../audit-trail.js';
@@ -64,6 +64,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   let reconciler: SnapshotReconciler | undefined;
   let poll: RevisionPoll | undefined;
   let steps: StepRunner | undefined;
+  let scheduledApply: ScheduledApply | undefined;
   let readCache: OpenedReadCache | undefined;
   let digestBus: DigestBus | undefined;
   let authentication: ServerAuthentication | undefined;
@@ -83,6 +84,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
   let streams: SnapshotStreams | undefined;
   /** Stops following the database and publishing to NATS: the revision poll, the reconcile loop, the follower, then what is queued (bounded), then the connection. */
   const closeBus = async (): Promise<void> => {
+    await scheduledApply?.stop();
     await steps?.stop();
     await poll?.stop();
     await reconciler?.stop();
@@ -198,7 +200,12 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     const analytics = config.analytics.enabled ? { analytics: { usage, staleAfterMs: config.analytics.stale_after } } : {};
     // One set of use cases for HTTP and gRPC.
     const services = managementServices(managed);
-    const app = createApp({ store: managed, services, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics, storage, changeRequests: store, build: buildInfo() });
+    const { app, changeRequests } = createControlPlane({ store: managed, services, logger, bodyLimitBytes: config.server.body_limit, metrics, ...(requests === undefined ? {} : { requests }), auth: authentication.app, ...(ui === undefined ? {} : { ui }), ...analytics, storage, changeRequests: store, build: buildInfo() });
+    // Change requests scheduled to apply are applied at their time (missed ones now), as the scheduler.
+    if (changeRequests !== undefined) {
+      scheduledApply = new ScheduledApply({ requests: store.changeRequests, service: changeRequests, logger, pollMs: config.db.poll_interval > 0 ? config.db.poll_interval : STEP_POLL_MS });
+      await scheduledApply.start();
+    }
     const authorizeSnapshot = snapshotAuthorization(authentication.app, config.authentication.exclude.evaluation);
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth: authentication.evaluator, hash: config.evaluation.hash, ...counting, ...(authorizeSnapshot === undefined ? {} : { authorizeSnapshot }) });
     streams = evaluate.streams;
@@ -207,7 +214,7 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     grpc = await startGrpcListener({
       config,
       logger,
-      bindings: [fliptBinding({ services, source, ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) }), flagTimingBinding({ services }), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
+      bindings: [fliptBinding({ services, source, ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }) }), flagTimingBinding({ services }), ...(changeRequests === undefined ? [] : [changeRequestBinding({ changeRequests, logger })]), ...evaluationBindings({ source, ...(recorder === undefined ? {} : { recorder }) }), ...authBindings({ auth: authentication.app })],
       auth: { ...grpcAuth(authentication.evaluator, authentication.app.authenticator), ...(authentication.app.authorization === undefined ? {} : { authorization: authentication.app.authorization }), protection: store.changePolicies },
       readiness: managed,
       tls,

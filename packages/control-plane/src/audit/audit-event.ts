@@ -2,15 +2,18 @@
  * A change record as Flipt v1's audit event, version "0.2" (internal/server/audit/events.go), the
  * JSON every Flipt sink sends, plus Ensign's own `ensign` key.
  */
-import type { Actor, ChangeRecord, ChangeResource } from '@ensign/core';
+import type { Actor, ChangeRecord, ChangeRequestRef, ChangeResource } from '@ensign/core';
 import { auditPayload } from './audit-payload.js';
 import { sortKeysDeep } from './go-json.js';
 
-/** The nouns of Flipt's audit events: every change resource, and `token` (which Ensign does not emit). */
-export type AuditType = ChangeResource | 'token';
+/**
+ * The nouns of Flipt's audit events: every change resource, and `token` (which Ensign does not
+ * emit); `change_request` only on a refused approval.
+ */
+export type AuditType = ChangeResource | 'token' | 'change_request';
 
-/** Flipt's event actions; an order request is an `updated` of its rules or rollouts. */
-export type AuditAction = 'created' | 'updated' | 'deleted';
+/** Flipt's event actions (an order request is an `updated` of its rules or rollouts); `approved` only on a refused approval. */
+export type AuditAction = 'created' | 'updated' | 'deleted' | 'approved';
 
 /** Flipt's actor; empty fields are left out as Go's omitempty does. */
 export interface AuditActor {
@@ -29,6 +32,8 @@ export interface EnsignAuditDetails {
   before?: unknown;
   /** The resource as written; absent for a deletion. */
   after?: unknown;
+  /** The applied change request the change was part of: its id, title, author and approvers. */
+  changeRequest?: ChangeRequestRef;
 }
 
 /**
@@ -82,6 +87,7 @@ export function toAuditEvent(record: ChangeRecord, now: () => Date = () => new D
   const ensign: EnsignAuditDetails = { revision: record.revision };
   if (record.before !== undefined) ensign.before = record.before;
   if (record.after !== undefined) ensign.after = record.after;
+  if (record.changeRequest !== undefined) ensign.changeRequest = record.changeRequest;
   return {
     version: '0.2',
     type: record.resource,

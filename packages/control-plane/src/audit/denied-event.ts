@@ -7,7 +7,7 @@ import type { Denial } from '@ensign/auth';
 import { AUTH_META, AUTH_METHODS } from '@ensign/core';
 import { type AuditActor, type AuditEvent, type AuditType, authenticationOf, rfc3339 } from './audit-event.js';
 
-const VERBS = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+const VERBS = { create: 'created', update: 'updated', delete: 'deleted', approve: 'approved', bypass: 'updated' } as const;
 
 /** The audit event of a refusal; undefined for a refused read. */
 export function toDeniedAuditEvent(denial: Denial, now: Date): AuditEvent | undefined {

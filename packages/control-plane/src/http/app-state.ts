@@ -12,8 +12,11 @@ export interface AppState {
   caller?: Caller;
   /** The management operation the matched route runs, with the namespace it touches. */
   operation?: ManagementOperation;
-  /** Set on the calls a change request makes when tried or applied: a protected namespace takes them. */
-  viaChangeRequest?: boolean;
+  /**
+   * Set on the calls a change request makes when tried or applied: a protected namespace takes
+   * them. A scheduled apply runs them as the scheduler, past authorization: its approvals were the check.
+   */
+  changeRequest?: { scheduled: boolean };
 }
 
 /** The router every management route is registered on. */

@@ -2,15 +2,22 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
   type Actor,
+  type ChangeBase,
+  type ChangeConflict,
+  type ChangeRecord,
   canonicalChanges,
+  conflictsWith,
+  describeConflict,
   type ChangeRequest,
   type ChangeRequestEvent,
+  type ChangeRequestRef,
   type ChangeRequestState,
   conflict,
   notFound,
   permissionDenied,
   type ProposedChange,
 } from '@ensign/core';
+import { keysOfBase, readChangeBase, touchedKeysOf } from '../change-base.js';
 import { createdByColumns } from '../flag-steps.js';
 import { nsOf } from '../sql-util.js';
 import type { Transactor } from '../transactor.js';
@@ -21,6 +28,8 @@ export interface ChangeRequestContent {
   title: string;
   description: string;
   changes: ProposedChange[];
+  /** What the changes were written against (`baseFor` their trial's records): an apply finding any of it changed is a conflict. */
+  base?: ChangeBase;
 }
 
 /** Which requests a list returns; absent filters match every request. */
@@ -44,6 +53,7 @@ interface RequestRow {
   apply_at: string | null;
   suspended_reason: string | null;
   applied_revision: number | string | null;
+  base: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -126,6 +136,7 @@ export class KnexChangeRequestRepository {
         apply_at: null,
         suspended_reason: null,
         applied_revision: null,
+        base: content.base === undefined ? null : JSON.stringify(content.base),
         created_at: at,
         updated_at: at,
       });
@@ -156,6 +167,7 @@ export class KnexChangeRequestRepository {
       description: content.description,
       changes: JSON.stringify(content.changes),
       digest: digestOf(content.changes),
+      base: content.base === undefined ? null : JSON.stringify(content.base),
       state: row.state === 'draft' ? 'draft' : 'in_review',
       apply_at: null,
       suspended_reason: null,
@@ -214,36 +226,88 @@ export class KnexChangeRequestRepository {
     return this.transition(namespaceKey, id, ['scheduled'], () => ({ state: 'approved', apply_at: null, suspended_reason: reason }));
   }
 
-  /** Scheduled requests whose time has come by `now`, oldest first. */
-  due(now: string): Promise<Array<{ namespaceKey: string; id: string }>> {
+  /** Scheduled requests whose time has come by `now`, oldest first, at most `limit`. */
+  due(now: string, limit = 100): Promise<Array<{ namespaceKey: string; id: string; applyAt: string }>> {
     return this.tx.read(async (db) =>
-      ((await db('change_requests').select('namespace_key', 'id').where('state', 'scheduled').where('apply_at', '<=', now).orderBy('apply_at')) as Array<{ namespace_key: string; id: string }>).map((r) => ({
-        namespaceKey: r.namespace_key,
-        id: r.id,
-      })),
+      (
+        (await db('change_requests').select('namespace_key', 'id', 'apply_at').where('state', 'scheduled').where('apply_at', '<=', now).orderBy('apply_at').limit(limit)) as Array<{
+          namespace_key: string;
+          id: string;
+          apply_at: string;
+        }>
+      ).map((r) => ({ namespaceKey: r.namespace_key, id: r.id, applyAt: r.apply_at })),
     );
+  }
+
+  /** When the next scheduled request is to be applied; undefined when none is scheduled. */
+  nextApplyAt(): Promise<string | undefined> {
+    return this.tx.read(async (db) => ((await db('change_requests').where('state', 'scheduled').min({ at: 'apply_at' }).first()) as { at: string | null } | undefined)?.at ?? undefined);
   }
 
   /**
    * Applies the request: `applyChanges` makes its writes through the repositories, all in one
    * transaction and one revision with the request's claim (approved or scheduled → applied, of the
-   * digest that was approved). Exactly one of two concurrent applies commits; a failure anywhere
-   * leaves nothing applied and the request as it was.
+   * digest that was approved), each recorded with the request's id, title, author and approvers.
+   * Anything its changes touch that changed since they were written (its base) refuses the apply as
+   * a conflict. Exactly one of two concurrent applies commits; a failure anywhere leaves nothing
+   * applied and the request as it was. `actor` makes the writes (the scheduler's) instead of the caller.
    */
-  async apply(namespaceKey: string, id: string, digest: string, applyChanges: () => Promise<void>): Promise<ChangeRequest> {
+  async apply(namespaceKey: string, id: string, applyChanges: () => Promise<void>, actor?: Actor): Promise<ChangeRequest> {
     const ns = nsOf(namespaceKey);
-    const { revision } = await this.tx.batch(ns, async () => {
-      const batch = currentBatch()!;
-      const claimed = await batch.trx('change_requests')
-        .where({ id, namespace_key: ns, digest })
-        .whereIn('state', ['approved', 'scheduled'])
-        .update({ state: 'applied', apply_at: null, suspended_reason: null, updated_at: batch.at });
-      if (claimed === 0) throw conflict(`change request "${id}" is not approved at digest ${digest} (applied, replaced or withdrawn meanwhile)`);
-      await applyChanges();
-      await batch.trx('change_requests').where({ id }).update({ applied_revision: batch.revision ?? null });
-    });
+    const request = await this.get(ns, id);
+    const ref: ChangeRequestRef = {
+      id,
+      title: request.title,
+      ...(request.author === undefined ? {} : { author: request.author }),
+      approvers: request.approvals.flatMap((a) => (a.actor === undefined ? [] : [a.actor])),
+    };
+    const base = await this.baseOf(ns, id);
+    const { revision } = await this.tx.batch(
+      ns,
+      async () => {
+        const batch = currentBatch()!;
+        const claimed = await batch
+          .trx('change_requests')
+          .where({ id, namespace_key: ns, digest: request.digest })
+          .whereIn('state', ['approved', 'scheduled'])
+          .update({ state: 'applied', apply_at: null, suspended_reason: null, updated_at: batch.at });
+        if (claimed === 0) throw conflict(`change request "${id}" is not approved at digest ${request.digest} (applied, replaced or withdrawn meanwhile)`);
+        if (base !== undefined) {
+          const conflicts = conflictsWith(base, await readChangeBase(batch.trx, ns, keysOfBase(base)));
+          if (conflicts.length > 0) {
+            throw conflict(`change request "${id}" conflicts with changes made since it was written, to ${conflicts.map(describeConflict).join(', ')}; replace its changes to re-base it`);
+          }
+        }
+        await applyChanges();
+        await batch.trx('change_requests').where({ id }).update({ applied_revision: batch.revision ?? null });
+      },
+      actor,
+      ref,
+    );
     if (revision === undefined) throw conflict(`change request "${id}" changes nothing: everything it proposes is already so`);
     return this.get(ns, id);
+  }
+
+  /** The base of changes that make `records` (what a trial of them answered): the flags and segments they touch, as committed now. */
+  baseFor(namespaceKey: string, records: readonly ChangeRecord[]): Promise<ChangeBase> {
+    const ns = nsOf(namespaceKey);
+    return this.tx.read((db) => readChangeBase(db, ns, touchedKeysOf(records)));
+  }
+
+  /** What the request touches that changed since it was written; none for a request written before bases were kept. */
+  async conflictsOf(namespaceKey: string, id: string): Promise<ChangeConflict[]> {
+    const ns = nsOf(namespaceKey);
+    const base = await this.baseOf(ns, id);
+    if (base === undefined) return [];
+    return conflictsWith(base, await this.tx.read((db) => readChangeBase(db, ns, keysOfBase(base))));
+  }
+
+  /** What the request was written against; undefined for a request written before bases were kept. */
+  baseOf(namespaceKey: string, id: string): Promise<ChangeBase | undefined> {
+    return this.tx.read(async (db) => {
+      const row = (await db('change_requests').where({ id, namespace_key: nsOf(namespaceKey) }).first('base')) as { base: string | null } | undefined;
+      return row?.base === null || row?.base === undefined ? undefined : (JSON.parse(row.base) as ChangeBase);
+    });
   }
 
   private transition(namespaceKey: string, id: string, from: readonly ChangeRequestState[], patch: (row: RequestRow) => Partial<RequestRow>): Promise<ChangeRequest> {

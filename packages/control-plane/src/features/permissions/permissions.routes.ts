@@ -23,7 +23,8 @@ async function allKeys(namespaces: NamespaceRepository): Promise<string[]> {
   }
 }
 
-const everything = (): Record<NamespacedResource, AuthzAction[]> => ({ namespace: [...AUTHZ_ACTIONS], flag: [...AUTHZ_ACTIONS], segment: [...AUTHZ_ACTIONS] });
+/** Without authorization: every action, and approving others' change requests; nobody bypasses a change policy. */
+const everything = (): Record<NamespacedResource, AuthzAction[]> => ({ namespace: [...AUTHZ_ACTIONS, 'approve'], flag: [...AUTHZ_ACTIONS], segment: [...AUTHZ_ACTIONS] });
 
 /** The namespaces the caller may see, optionally narrowed to one (`?namespace=`). */
 async function visible(caller: Caller | undefined, guard: OperationGuard | undefined, namespaces: NamespaceRepository, only: string | undefined): Promise<string[]> {
