@@ -142,7 +142,7 @@ export function PromoteDialog({ from, open, onClose, onCreated }: PromoteDialogP
         </Field>
       </div>
       <fieldset className="choice-group">
-        <legend>Flags</legend>
+        <legend>What to promote</legend>
         <label className="choice">
           <input type="radio" name={`${id}-which`} checked={!some} onChange={() => setSome(false)} />
           <span>Every flag and segment</span>
