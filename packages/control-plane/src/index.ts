@@ -90,3 +90,5 @@ export { DueRunner } from './schedules/due-runner.js';
 export type { DueRunnerOptions, DueWork } from './schedules/due-runner.js';
 export { promotionChanges } from './change-requests/promotion.js';
 export type { PromotionReader, PromotionRequest } from './change-requests/promotion.js';
+export { previewImport } from './features/documents/import-preview.js';
+export type { ImportPreview, KeyChanges } from './features/documents/import-preview.js';

@@ -22,7 +22,7 @@ export function renderDocuments(docs: readonly FliptDocument[], format: Document
   return values.map((value) => stringify(value, { indentSeq: false, lineWidth: 0 })).join('---\n');
 }
 
-/** The first line of an export written to a file, as Flipt's; both readers skip it. */
+/** The first line of an export written to a YAML file, as Flipt's; both readers skip it (JSON has no comments, so a JSON file goes without). */
 export const exportHeader = (version: string, now: Date): string =>
   `# exported by Ensign (${version}) on ${now.toISOString().replace(/\.\d+Z$/, 'Z')}\n\n`;
 

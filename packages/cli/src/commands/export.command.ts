@@ -49,7 +49,7 @@ async function readDocuments(source: NamespaceSource, args: ExportArgs): Promise
   return docs;
 }
 
-/** Writes the documents to `args.output` (with Flipt's header line) or stdout; 1 with one line on stderr when it cannot. */
+/** Writes the documents to `args.output` (a YAML file with Flipt's header line) or stdout; 1 with one line on stderr when it cannot. */
 export async function exportCommand(
   config: EnsignConfig,
   args: ExportArgs,
@@ -64,9 +64,11 @@ export async function exportCommand(
     } finally {
       await source.close();
     }
-    const text = renderDocuments(docs, formatOf(args.output), args.sortByKey);
+    const format = formatOf(args.output);
+    const text = renderDocuments(docs, format, args.sortByKey);
     if (args.output === undefined) io.stdout(text);
-    else writeFileSync(args.output, exportHeader(buildInfo().version, new Date()) + text);
+    // JSON has no comments: a `.json` file holds the documents alone.
+    else writeFileSync(args.output, (format === 'yaml' ? exportHeader(buildInfo().version, new Date()) : '') + text);
     return 0;
   } catch (err) {
     io.stderr(`ensign: export failed: ${(err as Error).message}\n`);

@@ -1,14 +1,14 @@
 /** `ensign import`: Flipt documents into namespaces, in the database or through a running server. */
 import { readFile } from 'node:fs/promises';
-import { READ_ONLY_MESSAGE } from '@ensign/control-plane';
+import { previewImport, READ_ONLY_MESSAGE } from '@ensign/control-plane';
 import { decodeFliptDocuments, type FliptDocument } from '@ensign/core';
-import type { NamespaceImport } from '@ensign/store';
 import type { EnsignConfig } from '../config/config.schema.js';
 import { openConfiguredStore } from '../database.js';
 import { isReadOnly } from '../declarative-storage.js';
 import type { EmbeddedResources } from '../embedded.js';
 import type { ImportArgs } from '../transfer-flags.js';
 import { formatOf, parseDocuments } from './document-format.js';
+import { describeOutcome, explainRefusal, type ImportOutcome } from './import-outcome.js';
 import { RemoteApi } from './remote-api.js';
 import { remoteImport } from './remote-import.js';
 
@@ -18,30 +18,41 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Into the configured database, migrated first as Flipt's import does. */
-async function importIntoDatabase(config: EnsignConfig, docs: readonly FliptDocument[], args: ImportArgs, embedded: EmbeddedResources): Promise<NamespaceImport[]> {
+/**
+ * The documents of one namespace as one: its flags and segments in input order, the first of a
+ * key kept (the store imports the later ones of a key only to skip them).
+ */
+function merged(docs: readonly FliptDocument[]): FliptDocument {
+  const firstOfEachKey = <T extends { key: string }>(items: readonly T[]): T[] => {
+    const byKey = new Map<string, T>();
+    for (const item of items) if (!byKey.has(item.key)) byKey.set(item.key, item);
+    return [...byKey.values()];
+  };
+  const [head] = docs as [FliptDocument, ...FliptDocument[]];
+  return { ...head, flags: firstOfEachKey(docs.flatMap((doc) => doc.flags)), segments: firstOfEachKey(docs.flatMap((doc) => doc.segments)) };
+}
+
+/**
+ * Into the configured database, migrated first as Flipt's import does. What each namespace held
+ * before is read first, so the outcome tells created, updated, unchanged and deleted keys apart
+ * as the import route does.
+ */
+async function importIntoDatabase(config: EnsignConfig, docs: readonly FliptDocument[], args: ImportArgs, embedded: EmbeddedResources): Promise<ImportOutcome[]> {
   const store = await openConfiguredStore(config, { embedded });
   try {
     await store.migrate();
-    return (await store.documents.importDocuments(docs, { drop: args.drop, skipExisting: args.skipExisting })).namespaces;
+    const options = { drop: args.drop, skipExisting: args.skipExisting };
+    const before = new Map<string, FliptDocument | undefined>();
+    for (const doc of docs) if (!before.has(doc.namespace.key)) before.set(doc.namespace.key, await store.documents.exportNamespace(doc.namespace.key));
+    const summary = await store.documents.importDocuments(docs, options);
+    return summary.namespaces.map((result) => {
+      // The import went in, so no key it kept was a conflict: skipping is what the store did with it.
+      const preview = previewImport(result.namespaceKey, before.get(result.namespaceKey), merged(docs.filter((doc) => doc.namespace.key === result.namespaceKey)), { drop: args.drop, skipExisting: true });
+      return { namespaceKey: result.namespaceKey, revision: result.revision, createdNamespace: result.createdNamespace, flags: preview.flags, segments: preview.segments };
+    });
   } finally {
     await store.close();
   }
-}
-
-const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
-
-/** `imported namespace "prod" (revision 4): 3 flags, 1 segment; skipped 1 flag; removed 2 segments`. */
-function describe(result: NamespaceImport): string {
-  const parts = [`${plural(result.flags.imported, 'flag')}, ${plural(result.segments.imported, 'segment')}`];
-  for (const kind of ['skipped', 'removed'] as const) {
-    const flags = result.flags[kind];
-    const segments = result.segments[kind];
-    if (flags + segments > 0) parts.push(`${kind} ${[flags > 0 ? plural(flags, 'flag') : '', segments > 0 ? plural(segments, 'segment') : ''].filter(Boolean).join(', ')}`);
-  }
-  const created = result.createdNamespace ? 'created and ' : '';
-  const revision = result.revision > 0 ? ` (revision ${result.revision})` : '';
-  return `${created}imported namespace "${result.namespaceKey}"${revision}: ${parts.join('; ')}`;
 }
 
 /**
@@ -68,10 +79,10 @@ export async function importCommand(
       return 0;
     }
     const results = args.remote === undefined ? await importIntoDatabase(config, docs, args, embedded) : await remoteImport(new RemoteApi(args.remote), docs, args);
-    for (const result of results) io.stdout(`${describe(result)}\n`);
+    for (const result of results) io.stdout(`${describeOutcome(result)}\n`);
     return 0;
   } catch (err) {
-    io.stderr(`ensign: import failed: ${(err as Error).message}\n`);
+    io.stderr(`ensign: import failed: ${explainRefusal((err as Error).message)}\n`);
     return 1;
   }
 }
