@@ -3,8 +3,9 @@
  * Ada protects prod from its change requests page, then edits a flag there; the edit lands in her
  * draft (the banner links it and counts its changes) and she submits it; Bo approves and applies
  * it, and the flag has changed, through the API and on its page. Then Ada promotes staging to prod
- * with "Promote to…" (the preview first), and the request goes through review to applied. Last, the
- * change requests pages and the protected banner on a phone.
+ * with "Promote to…" (the preview first), and the request goes through review to applied. A draft
+ * whose flag changed meanwhile says so and is re-based. Last, the change requests pages and the
+ * protected banner on a phone.
  */
 import { eventually } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
@@ -128,6 +129,9 @@ test.serial('an edit of a protected namespace lands in the author’s draft; sub
   await screenshot(bo.page, 'change-requests-applied', { fullPage: true });
   await bo.page.goto(`${ensign.server.baseUrl}/namespaces/prod/flags/checkout`);
   await bo.page.getByRole('switch', { name: 'Enabled', checked: true }).waitFor();
+  // Its history names the request it was applied by.
+  await bo.page.getByRole('link', { name: 'History' }).click();
+  await bo.page.getByRole('list', { name: 'Changes' }).getByRole('link', { name: 'Draft changes' }).waitFor();
   await bo.close();
 
   // Ada's page shows it on too, and her banner has no draft any more.
@@ -181,6 +185,38 @@ test.serial('"Promote to…" staging → prod: the preview, then the request thr
   await ada.close();
 });
 
+test.serial('a draft whose flag changed since it was written says so, and is re-based; cancelled, it is closed', async (t) => {
+  const ada = await openAs(t, 'ada', '/namespaces/prod/flags/checkout');
+  const { page } = ada;
+  await page.getByLabel('Description').fill('One-page checkout');
+  await page.getByRole('button', { name: 'Save details' }).click();
+  const draftLink = banner(page).getByRole('link', { name: 'Draft changes' });
+  await draftLink.waitFor();
+  t.is(await page.getByLabel('Description').inputValue(), '', 'the field shows what is applied');
+
+  // Meanwhile the flag is changed directly, with the policy lowered and raised again.
+  const api = admin();
+  ok(await api.put('/api/v1/namespaces/prod/change-policy', { requiredApprovals: 0 }), 'unprotect');
+  ok(await api.put('/api/v1/namespaces/prod/flags/checkout', { name: 'Checkout v2', description: 'Changed meanwhile', enabled: true }), 'direct edit');
+  ok(await api.put('/api/v1/namespaces/prod/change-policy', { requiredApprovals: 1 }), 'protect');
+
+  await draftLink.click();
+  await page.getByRole('heading', { name: 'Draft changes', level: 1 }).waitFor();
+  const conflict = page.getByRole('alert').filter({ hasText: 'Changed since the request was written:' });
+  await conflict.waitFor();
+  await conflict.getByRole('button', { name: 'Re-base' }).click();
+  await conflict.waitFor({ state: 'detached' });
+  const fields = page.getByRole('list', { name: 'Changes' }).getByRole('list', { name: 'Changed fields' });
+  await fields.getByText('Changed meanwhile').waitFor();
+  t.regex((await fields.textContent()) ?? '', /description: Changed meanwhile → One-page checkout/);
+
+  await page.getByRole('button', { name: 'Cancel request' }).click();
+  await page.getByRole('dialog', { name: 'Cancel change request' }).getByRole('button', { name: 'Cancel request' }).click();
+  await state(page, 'Cancelled').waitFor();
+  await banner(page).getByText('Your edits go into a draft change request').waitFor();
+  await ada.close();
+});
+
 /** The page's width against the window's. */
 const widths = (page: Page) => page.evaluate<{ scrollWidth: number; innerWidth: number }>('({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })');
 
@@ -194,11 +230,12 @@ test.serial('on a phone the change requests page, a request and the protected ba
     await screenshot(page, `phone-change-requests-${name}`, { fullPage: true });
   };
   const list = page.getByRole('list', { name: 'Change requests' });
-  await list.getByRole('link', { name: 'Draft changes' }).first().waitFor();
+  const applied = list.getByRole('listitem').filter({ hasText: 'Draft changes' }).filter({ hasText: 'Applied' }).getByRole('link');
+  await applied.waitFor();
   await banner(page).waitFor();
   await check('list');
 
-  await list.getByRole('link', { name: 'Draft changes' }).first().click();
+  await applied.click();
   await state(page, 'Applied').waitFor();
   await page.getByRole('list', { name: 'Changes' }).getByText('Updated the flag').waitFor();
   await check('request');

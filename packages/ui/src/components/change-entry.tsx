@@ -1,4 +1,4 @@
-/** One stored change: what it did, who and when, and its lines (`name: flag-x → Renamed`). */
+/** One stored change: what it did, who and when (and the change request it was applied by), and its lines (`name: flag-x → Renamed`). */
 import type { AuditEntry } from '@ensign/core';
 import { useId } from 'react';
 import { Link } from 'react-router';
@@ -66,6 +66,14 @@ export function ChangeEntry({ ns, entry, labels, now, showOwner = false, meta = 
           <time dateTime={entry.at} title={absoluteTime(entry.at, zone)}>
             {relativeTime(entry.at, now)}
           </time>
+          {entry.changeRequest !== undefined && (
+            <>
+              {' · via '}
+              <Link to={paths.changeRequest(entry.namespaceKey, entry.changeRequest.id)} className="change-request-link">
+                {entry.changeRequest.title}
+              </Link>
+            </>
+          )}
         </p>
       )}
       {lines.length > 0 && (

@@ -26,18 +26,46 @@ import { ChangeRequestDetailsDialog } from './change-request-details-dialog.js';
 import { ProposedCalls } from './proposed-calls.js';
 import { RequestDiscussion } from './request-discussion.js';
 import { RequestReview } from './request-review.js';
+import { useRequestMutation } from './use-request-mutation.js';
 import './change-requests.css';
 
 /** How many of the newest changes of the namespace are searched for those an applied request made. */
 const APPLIED_SEARCH = 200;
 
 /** What an applied request changed: the stored changes of its revision, when they are among the newest. */
-function AppliedRecords({ ns, revision }: { ns: string; revision: number }) {
+function AppliedRecords({ ns, id, revision }: { ns: string; id: string; revision: number }) {
   const filter = useMemo(() => ({}), []);
   const page = useQuery({ queryKey: [...queryKeys.history(ns, filter), 'applied', revision], queryFn: ({ signal }) => history.list(ns, filter, '', APPLIED_SEARCH, signal) });
-  const records = useMemo(() => (page.data?.events ?? []).filter((e) => e.revision === revision).reverse(), [page.data, revision]);
+  const records = useMemo(() => (page.data?.events ?? []).filter((e) => (e.changeRequest === undefined ? e.revision === revision : e.changeRequest.id === id)).reverse(), [page.data, id, revision]);
   if (records.length === 0) return null;
   return <ChangeDiffList ns={ns} records={records} />;
+}
+
+/**
+ * Why the changes cannot be applied as they are: one no longer applies, or what they were written
+ * against changed since. The latter is settled by writing them again over the current state
+ * (re-basing), which asks for approval again.
+ */
+function ConflictBanner({ ns, request }: { ns: string; request: ChangeRequestView }) {
+  const rebase = useRequestMutation(
+    ns,
+    () => changeRequests.replace(ns, request.id, { title: request.title, description: request.description, changes: request.changes }),
+    () => 'Changes written again over the current state',
+  );
+  const moved = request.diff !== undefined;
+  return (
+    <div className="error-banner" role="alert">
+      <span>
+        <strong>{moved ? 'Changed since the request was written:' : 'These changes no longer apply:'}</strong> {request.conflict}
+        {rebase.error !== null && <> ({rebase.error instanceof Error ? rebase.error.message : String(rebase.error)})</>}
+      </span>
+      {moved && (
+        <button type="button" className="button button-small" disabled={rebase.isPending} onClick={() => rebase.mutate(undefined)}>
+          Re-base
+        </button>
+      )}
+    </div>
+  );
 }
 
 function Changes({ ns, request, editable }: { ns: string; request: ChangeRequestView; editable: boolean }) {
@@ -54,14 +82,8 @@ function Changes({ ns, request, editable }: { ns: string; request: ChangeRequest
         </div>
       </div>
       <div className="card-body">
-        {request.conflict !== undefined && (
-          <div className="error-banner" role="alert">
-            <span>
-              <strong>These changes no longer apply:</strong> {request.conflict}
-            </span>
-          </div>
-        )}
-        {request.state === 'applied' && request.appliedRevision !== undefined && <AppliedRecords ns={ns} revision={request.appliedRevision} />}
+        {request.conflict !== undefined && <ConflictBanner ns={ns} request={request} />}
+        {request.state === 'applied' && request.appliedRevision !== undefined && <AppliedRecords ns={ns} id={request.id} revision={request.appliedRevision} />}
         {open && request.diff !== undefined && (request.diff.length === 0 ? <p className="muted">Applied now, these changes would change nothing.</p> : <ChangeDiffList ns={ns} records={request.diff} />)}
         <ProposedCalls ns={ns} request={request} editable={editable} expanded={request.state === 'rejected' || request.state === 'cancelled' || (open && request.diff === undefined)} />
       </div>
