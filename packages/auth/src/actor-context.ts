@@ -7,6 +7,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Caller } from './caller.js';
+import { SESSION_PARENT } from './browser-session.js';
 import type { Actor } from '@ensign/core';
 
 const storage = new AsyncLocalStorage<Actor>();
@@ -48,10 +49,15 @@ const NAME_KEYS = [
   'io.flipt.auth.jwt.name',
 ];
 
-/** The actor a caller is recorded as. */
+/**
+ * The actor a caller is recorded as. A browser session opened with a pasted credential acts as that
+ * credential: whoever signs in again with the same token is the same actor (and an author stays
+ * the author of their change requests).
+ */
 export function actorOf(caller: Caller): Actor {
   const authentication = caller.authentication;
   const metadata: Readonly<Record<string, string>> = authentication?.metadata ?? {};
   const name = NAME_KEYS.map((key) => metadata[key]).find((value) => value !== undefined && value !== '');
-  return { authenticationId: authentication?.id ?? '', method: caller.method, ...(name === undefined ? {} : { name }) };
+  const id = metadata[SESSION_PARENT] ?? authentication?.id ?? '';
+  return { authenticationId: id, method: caller.method, ...(name === undefined ? {} : { name }) };
 }

@@ -1,7 +1,9 @@
 /** The actor of the request being served: held through its awaits, separate for overlapping requests, gone after. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
-import { currentActor, runAs } from '../src/actor-context.js';
+import { actorOf, currentActor, runAs } from '../src/actor-context.js';
+import { SESSION_PARENT } from '../src/browser-session.js';
+import type { Caller } from '../src/caller.js';
 
 const alice = { authenticationId: 'a', method: 'METHOD_TOKEN' as const, name: 'alice' };
 const bob = { authenticationId: 'b', method: 'METHOD_TOKEN' as const, name: 'bob' };
@@ -34,4 +36,11 @@ test('a synchronous run and a failing one leave no actor behind, and a later run
   await t.throwsAsync(runAs(bob, async () => { throw new Error('late boom'); }), { message: 'late boom' });
   t.is(currentActor(), undefined);
   t.is(await runAs(bob, async () => { await sleep(1); return currentActor()?.name; }), 'bob');
+});
+
+test('a browser session acts as the credential it was opened with; any other caller as its own authentication', (t) => {
+  const session = { method: 'METHOD_TOKEN' as const, authentication: { id: 'session-1', method: 'METHOD_TOKEN' as const, metadata: { 'io.flipt.auth.token.name': 'ada', [SESSION_PARENT]: 'token-1' }, createdAt: '', updatedAt: '' }, via: 'cookie' as const };
+  t.deepEqual(actorOf(session as unknown as Caller), { authenticationId: 'token-1', method: 'METHOD_TOKEN', name: 'ada' });
+  const token = { ...session, authentication: { ...session.authentication, id: 'token-1', metadata: { 'io.flipt.auth.token.name': 'ada' } }, via: 'bearer' as const };
+  t.deepEqual(actorOf(token as unknown as Caller), { authenticationId: 'token-1', method: 'METHOD_TOKEN', name: 'ada' });
 });

@@ -212,3 +212,17 @@ test.serial('a request that makes a variant and then edits its flag applies: wha
   t.is(applied.json.state, 'applied', applied.text);
   t.is((await h.call('GET', '/api/v1/namespaces/prod/flags/layout')).json.defaultVariant.key, 'wide');
 });
+
+test.serial('a change keeps its query: a distribution is deleted through a request', async (t) => {
+  await h.call('POST', '/api/v1/namespaces/prod/flags', { json: { key: 'split', name: 'Split' } });
+  const variant = (await h.call('POST', '/api/v1/namespaces/prod/flags/split/variants', { json: { key: 'a', name: 'A' } })).json;
+  await h.call('POST', '/api/v1/namespaces/prod/segments', { json: { key: 'all-users', name: 'All', matchType: 'ALL_MATCH_TYPE' } });
+  const rule = (await h.call('POST', '/api/v1/namespaces/prod/flags/split/rules', { json: { segmentKey: 'all-users', rank: 1 } })).json;
+  const distribution = (await h.call('POST', `/api/v1/namespaces/prod/flags/split/rules/${rule.id}/distributions`, { json: { variantId: variant.id, rollout: 100 } })).json;
+  const path = `/api/v1/namespaces/prod/flags/split/rules/${rule.id}/distributions/${distribution.id}?variantId=${variant.id}`;
+  const made = await h.call('POST', base, { json: { title: 'No split', changes: [{ method: 'DELETE', path }] } });
+  t.is(made.status, 200, made.text);
+  t.deepEqual(made.json.diff.map((r: { action: string; resource: string }) => `${r.action} ${r.resource}`), ['deleted distribution']);
+  const missing = await h.call('POST', base, { json: { title: 'No split', changes: [{ method: 'DELETE', path: path.split('?')[0] }] } });
+  t.regex(missing.json.message, /variantId/, 'without the query the route refuses it, naming the field');
+});

@@ -175,4 +175,19 @@ for (const dialect of TEST_DIALECTS) {
     t.deepEqual(due.map((r) => r.id), [ids[1], ids[0]], 'oldest first');
     t.is((await store.changeRequests.due('2031-01-03T00:00:00.000Z', 1)).length, 1);
   });
+
+  test(`${dialect}: a person signed in again is still the author; two tokens of one name are two callers`, async (t) => {
+    const { store } = h();
+    const ns = await h().namespace();
+    const firstLogin = { authenticationId: 'oidc-session-1', method: 'METHOD_OIDC', name: 'ada@example.com' };
+    const secondLogin = { authenticationId: 'oidc-session-2', method: 'METHOD_OIDC', name: 'ada@example.com' };
+    const made = await h().as(firstLogin, () => store.changeRequests.create(ns, { title: 'mine', description: '', changes: [flagCall(ns, 'mine')] }));
+    await store.changeRequests.submit(ns, made.id);
+    await rejects(t, h().as(secondLogin, () => store.changeRequests.approve(ns, made.id, 1)), Code.PermissionDenied, `the author of change request "${made.id}" cannot approve it`);
+    const ci = { authenticationId: 'token-a', method: 'METHOD_TOKEN', name: 'ci' };
+    const otherCi = { authenticationId: 'token-b', method: 'METHOD_TOKEN', name: 'ci' };
+    const byToken = await h().as(ci, () => store.changeRequests.create(ns, { title: 'ci', description: '', changes: [flagCall(ns, 'by-ci')] }));
+    await store.changeRequests.submit(ns, byToken.id);
+    t.is((await h().as(otherCi, () => store.changeRequests.approve(ns, byToken.id, 1))).state, 'approved');
+  });
 }

@@ -50,12 +50,19 @@ export class ManagementDispatcher {
 /** The context a route sees for an in-process call: path, params, body and caller, nothing of a socket. */
 function inProcessContext(change: ProposedChange, params: Record<string, string>, state: AppState): AppContext {
   const headers: Record<string, string> = {};
+  const [path = '', search = ''] = change.path.split('?', 2);
+  // The query as Koa parses it: a repeated name is a list.
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(search)) {
+    const held = query[name];
+    query[name] = held === undefined ? value : Array.isArray(held) ? [...held, value] : [held, value];
+  }
   const ctx = {
     method: change.method,
-    path: change.path,
+    path,
     params,
-    query: {},
-    request: { body: change.body ?? {}, query: {} },
+    query,
+    request: { body: change.body ?? {}, query },
     state: { ...state, changeRequest: state.changeRequest ?? { scheduled: false } },
     status: 404,
     body: undefined as unknown,

@@ -79,8 +79,17 @@ function actorOf(id: string | null, method: string | null, name: string | null):
   return { authenticationId: id ?? '', method, ...(name === null ? {} : { name }) };
 }
 
-/** Two actors are one caller when they hold the same authentication. */
-const sameCaller = (a: Actor | undefined, b: Actor | undefined): boolean => a !== undefined && b !== undefined && a.authenticationId === b.authenticationId && a.method === b.method;
+/**
+ * Two actors are one caller when they hold the same authentication, or, signed in by a person
+ * (OIDC, GitHub, a JWT, …: every method but a static token), carry the same name: each sign-in is
+ * an authentication of its own, so a second login is still the author. Tokens are told apart by
+ * id only, as two may share a name.
+ */
+function sameCaller(a: Actor | undefined, b: Actor | undefined): boolean {
+  if (a === undefined || b === undefined || a.method !== b.method) return false;
+  if (a.authenticationId === b.authenticationId) return true;
+  return a.method !== 'METHOD_TOKEN' && a.name !== undefined && a.name !== '' && a.name === b.name;
+}
 
 function toEvent(row: EventRow): ChangeRequestEvent {
   const actor = actorOf(row.actor_id, row.actor_method, row.actor_name);

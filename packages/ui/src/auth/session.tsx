@@ -13,6 +13,9 @@ import { createContext, type ReactNode, startTransition, useCallback, useContext
 import { useNavigate } from 'react-router';
 import { onUnauthenticated, setCsrfToken, setSessionNamespace } from '../api/client.js';
 import { setDraftAuthor } from '../api/drafting.js';
+
+/** Metadata naming the authentication a browser session was opened with (a pasted token's). */
+const SESSION_PARENT = 'io.ensign.auth.session.parent';
 import { type Authentication, auth, type BrowserSession } from '../api/endpoints.js';
 import { takeReturnPath } from './return-path.js';
 
@@ -66,7 +69,9 @@ function sessionWasOpen(): boolean {
 function adopt(session: BrowserSession, csrfToken: string | undefined): SessionState {
   setCsrfToken(csrfToken);
   setSessionNamespace(session.namespace);
-  setDraftAuthor(session.signedIn ? session.authentication?.id : undefined);
+  // Changes are recorded as made by the credential a browser session was opened with, not the session.
+  const authentication = session.signedIn ? session.authentication : undefined;
+  setDraftAuthor(authentication === undefined ? undefined : (authentication.metadata?.[SESSION_PARENT] ?? authentication.id));
   if (session.signedIn && session.authentication !== undefined) {
     if (session.via === 'cookie') flagSession(true);
     return { kind: 'signed-in', authentication: session.authentication, namespace: session.namespace };
