@@ -295,7 +295,7 @@ test.serial('on a desktop in the dark theme the bar shows the shortcut and its g
   for (const name of ['Flags', 'Segments', 'Pages', 'Namespaces']) await group(name).first().waitFor();
   t.deepEqual(
     (await group('Pages').allTextContents()).map((text) => text.replace(` in ${NS}`, '').replace(`in ${NS}`, '')),
-    ['Flags', 'Segments', 'Console', 'Activity', 'Namespaces', 'API tokens', 'Preferences'],
+    ['Flags', 'Segments', 'Console', 'Activity', 'Change requests', 'Namespaces', 'API tokens', 'Preferences'],
   );
   await screenshot(page, 'jump-bar-desktop-dark');
   await close();

@@ -50,6 +50,7 @@ function pageTargets(ns: string, tokens: boolean): JumpTarget[] {
     page('Segments', paths.segments(ns), ['audiences', 'constraints'], ns),
     page('Console', paths.console(ns), ['evaluate', 'evaluation', 'try a flag'], ns),
     page('Activity', paths.activity(ns), ['history', 'changes', 'audit'], ns),
+    page('Change requests', paths.changeRequests(ns), ['review', 'approve', 'drafts', 'promote'], ns),
     page('Namespaces', paths.namespaces(), ['settings']),
     ...(tokens ? [page('API tokens', paths.tokens(), ['settings', 'credentials', 'authentication'])] : []),
     page('Preferences', paths.preferences(), ['settings', 'theme', 'time zone', 'dark', 'light']),
