@@ -42,10 +42,19 @@ test('after npm ci, `npx ensign` runs from the repository root', async (t) => {
 });
 
 test('CI runs exactly the README\'s test command', (t) => {
+  // The README's opening commands: install (the first of `npm ci && npm start`) and test.
+  const opening = readme.slice(0, readme.indexOf('\n## '));
+  const commands = (shellBlocks(opening)[0] ?? '').split('\n').map((line) => line.replace(/#.*$/, '').trim()).filter((line) => line !== '');
+  const install = commands[0]?.split('&&')[0]?.trim();
+  const testCommand = commands.find((line) => /^npm (run )?test\b/.test(line));
+  t.is(install, 'npm ci');
+  t.truthy(testCommand, `the README's commands: ${commands.join('; ')}`);
+  // What .ci/run runs of npm, in order, ending with the test command.
   const ci = readFileSync(join(repositoryRoot, '.ci/run'), 'utf8');
-  const commands = ci.split('\n').map((line) => line.trim());
-  t.true(commands.includes('npm test'));
-  t.true(commands.includes('npm ci'));
+  const npmCommands = ci.split('\n').map((line) => line.trim()).filter((line) => /^npm\b/.test(line));
+  t.deepEqual(npmCommands, [install, testCommand]);
+  const lastCommand = ci.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')).at(-1);
+  t.is(lastCommand, testCommand, 'the test command is the last thing CI runs');
 });
 
 test('the configuration reference in the README matches the schema', (t) => {
