@@ -1,3 +1,4 @@
+import { eventually } from '@ensign/testkit';
 import test from 'ava';
 import { issueToken, TokenCleanup } from '../src/index.js';
 import { MemoryAuthenticationStore } from './helpers/memory-authentication-store.js';
@@ -37,11 +38,16 @@ test('started, the job runs every interval until stopped, and a failing run does
   const warnings: string[] = [];
   const cleanup = new TokenCleanup({ store, intervalMs: 5, gracePeriodMs: 0, logger: { info: () => undefined, warn: (_o, msg) => void warnings.push(msg) } });
   cleanup.start();
-  for (let i = 0; i < 400 && calls < 3; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.true(await eventually(() => calls >= 3), 'ran three times');
   await cleanup.stop();
   t.true(calls >= 3);
   t.is(warnings.length, 1);
   const after = calls;
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  // A second job on the same interval, started after the stop: once it has run three times, the stopped one would have too.
+  let controlCalls = 0;
+  const control = new TokenCleanup({ store: { deleteExpired: async () => (controlCalls++, 0) }, intervalMs: 5, gracePeriodMs: 0, logger: { info: () => undefined, warn: () => undefined } });
+  control.start();
+  t.true(await eventually(() => controlCalls >= 3), 'the control job ran');
+  await control.stop();
   t.is(calls, after, 'no run after stop');
 });

@@ -72,9 +72,15 @@ test('watch delivers hydrations, deltas and deletes in stream order, initial the
   t.deepEqual(await read(5), a4);
   t.deepEqual(await read(6), b2);
 
+  // A second watch on the same connection hears the entry published after the stop; by then the stopped one would have too.
+  const control: string[] = [];
+  let controlSynced = false;
+  const controlWatch = await watcher.watch((entry) => void control.push(describe(entry)), () => (controlSynced = true));
+  t.teardown(() => controlWatch.stop());
+  await until(() => controlSynced, 'the control watch synced');
   await watch.stop();
   await publisher.publishHydration(snapshotOf(documentOf('a'), 6));
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await until(() => control.includes('hydration a@6'), 'the entry after the stop, at the control watch');
   t.is(events.length, 9, 'nothing is delivered after stop');
   t.is(synced, 1);
 });
@@ -168,16 +174,25 @@ test("onEntry's promise is awaited before the next entry, and a throwing onEntry
   t.true(logger.lines.some((l) => l.level === 'error' && l.msg === 'snapshot watcher failed on an entry'));
 });
 
-test('watching an empty bucket is synced at once', async (t) => {
+test('watching an empty bucket is synced at once, and only once', async (t) => {
   const names = ownNames(t);
   const watcher = openTestBus(names);
-  t.teardown(() => watcher.close());
+  const publisher = openTestBus(names);
+  t.teardown(() => Promise.all([publisher.close(), watcher.close()]).then(() => undefined));
+  const events: string[] = [];
   let synced = 0;
   await watcher.watch(
-    () => t.fail('nothing to deliver'),
-    () => synced++,
+    (entry) => void events.push(describe(entry)),
+    () => {
+      events.push('synced');
+      synced++;
+    },
   );
   await until(() => synced > 0, 'initial sync');
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.deepEqual(events, ['synced'], 'nothing to deliver before the sync');
+  // The first live entry comes after any second sync would have.
+  await publisher.publishHydration(snapshotOf(documentOf('later'), 1));
+  await until(() => events.length === 2, 'the live entry');
+  t.deepEqual(events, ['synced', 'hydration later@1']);
   t.is(synced, 1);
 });

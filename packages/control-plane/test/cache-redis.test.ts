@@ -2,6 +2,7 @@ import type { CommittedChange } from '@ensign/store';
 import { TcpProxy } from '@ensign/testkit';
 /** The Redis backend against the Redis on 127.0.0.1:6379, each test under its own key prefix. */
 import test from 'ava';
+import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { NAMESPACES_SCOPE, namespaceScope } from '../src/cache/cache-scopes.js';
 import { openReadCache, type OpenedReadCache } from '../src/index.js';
@@ -83,14 +84,32 @@ test('a write through one control plane is seen by a read through another at onc
   t.is(loader.calls(), 2);
 });
 
+/** The remaining time to live (ms) of every key under the prefix that has one. */
+async function expiringKeys(prefix: string): Promise<number[]> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    const keys = await redis.keys(`${prefix}:*`);
+    const ttls = await Promise.all(keys.map((key) => redis.pttl(key)));
+    return ttls.filter((ttl) => ttl >= 0);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 test('an entry expires after the TTL', async (t) => {
-  const { cache } = open({ prefix: newPrefix(), ttlMs: 200 });
+  const prefix = newPrefix();
+  const ttlMs = 500;
+  const { cache } = open({ prefix, ttlMs });
   let version = 1;
   const loader = countingLoader(() => ({ version }));
-  await cache.getOrLoad('s', 'k', loader.load);
+  t.deepEqual(await cache.getOrLoad('s', 'k', loader.load), { version: 1 });
+  const [remaining, ...others] = await expiringKeys(prefix);
+  t.is(others.length, 0);
+  t.true(remaining !== undefined && remaining > 0 && remaining <= ttlMs, `the loaded entry is stored to expire after the TTL (${remaining} ms left)`);
   version = 2;
   // Nothing invalidates the entry: only its expiry can make the cache load again.
   t.true(await eventually(async () => (await cache.getOrLoad('s', 'k', loader.load)).version === 2));
+  t.is(loader.calls(), 2);
 });
 
 test('a load that began before an invalidation is returned but stored nowhere', async (t) => {

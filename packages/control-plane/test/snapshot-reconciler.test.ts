@@ -100,6 +100,16 @@ test('started, it reconciles at once and again every interval until stopped', as
   await reconciler.stop();
   const count = bus.published.length;
   store.namespaces.set('a', 3);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // A second reconciler of the same database on the same interval, started after the stop: once it
+  // has made three passes (the start-up one and two intervals), a stopped reconciler that still ran
+  // would have made a pass too.
+  const controlBus = new FakeBus(new Map([['a', 2]]));
+  let passes = 0;
+  const counted: ReconciledBus = { revisions: () => (passes++, controlBus.revisions()), remove: (k, r) => controlBus.remove(k, r) };
+  const control = new SnapshotReconciler({ store, bus: counted, republish: (key, revision) => controlBus.republish(key, revision), intervalMs: 20, logger: capturingLogger().logger });
+  control.start();
+  t.teardown(() => control.stop());
+  await until(() => passes >= 3);
+  t.is(controlBus.held.get('a'), 3, 'the control reconciler ran');
   t.is(bus.published.length, count, 'nothing is published after stop');
 });

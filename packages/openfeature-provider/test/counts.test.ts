@@ -50,12 +50,14 @@ test('a batch not stored is sent again under its id; while Ensign is away batche
   t.teardown(() => provider.onClose());
   let sent = 0;
   for (let round = 0; round < 8; round++) {
+    const asked = ensign.usageRequests;
     for (let i = 0; i < 5; i++) await client.getBooleanValue('five', false, { targetingKey: `u${round}-${i}` });
     sent += 5;
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Each round's counts wait for a period that tries to send them, and is refused.
+    t.true(await eventually(() => ensign.usageRequests > asked), `round ${round} was tried`);
   }
   const refused = ensign.usageRequests;
-  t.true(refused >= 4, `${refused} attempts while refused`);
+  t.true(refused >= 8, `${refused} attempts while refused`);
   ensign.usageStatus = 200;
   t.true(await eventually(() => Object.values(totals(ensign.batches)).reduce((a, b) => a + b, 0) === sent));
   t.true(ensign.batches.length <= 4, `${ensign.batches.length} batches: the waiting ones were merged`);
@@ -69,9 +71,17 @@ test('a server without the usage route (or with analytics off) is told nothing m
   t.teardown(() => provider.onClose());
   await client.getBooleanValue('five', false, { targetingKey: 'u1' });
   t.true(await eventually(() => ensign.usageRequests === 1));
+  // A provider of the same period against a server that stores counts: each of its sends marks a
+  // period in which the other provider, had it kept sending, would have sent its counts too.
+  const control = await startEnsignDouble([defaultDocument()]);
+  t.teardown(() => control.stop());
+  const controlClient = await providerClient({ url: control.url, ...FAST, ...counting(50) });
+  t.teardown(() => controlClient.provider.onClose());
   for (let i = 0; i < 5; i++) {
+    const controlAsked = control.usageRequests;
     await client.getBooleanValue('five', false, { targetingKey: `u${i}` });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await controlClient.client.getBooleanValue('five', false, { targetingKey: `u${i}` });
+    t.true(await eventually(() => control.usageRequests > controlAsked), `control period ${i}`);
   }
   t.is(ensign.usageRequests, 1);
 });

@@ -4,7 +4,10 @@
  * it is back; FATAL when the credential is refused; what is answered when Ensign is unreachable
  * from the start, with and without a bootstrap.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
+import { eventually } from '@ensign/testkit';
 import { defaultDocument } from '@ensign/testkit/snapshot-fixtures';
 import { ErrorCode, ProviderEvents, ProviderStatus } from '@openfeature/server-sdk';
 import { startEnsignDouble } from './helpers/ensign-double.js';
@@ -50,9 +53,21 @@ test('a refused credential at start is FATAL: setProviderAndWait rejects, every 
   t.is((err as { code?: string }).code, ErrorCode.PROVIDER_FATAL);
   t.is(client.providerStatus, ProviderStatus.FATAL);
   t.like(await client.getBooleanDetails('five', true, PRO), { value: true, reason: 'ERROR', errorCode: ErrorCode.PROVIDER_FATAL });
-  const streams = ensign.streams;
-  await new Promise((resolve) => setTimeout(resolve, 400));
-  t.is(ensign.streams, streams, 'nothing more is tried');
+  const asked = [...ensign.requests.values()].reduce((a, b) => a + b, 0);
+  // A provider on the same schedule whose server fails every request keeps trying: once it has
+  // tried three times, the refused one would have tried again too.
+  let controlAsked = 0;
+  const failing = createServer((_req, res) => {
+    controlAsked++;
+    res.writeHead(503);
+    res.end();
+  });
+  await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => failing.close(() => resolve())));
+  const control = await providerClient({ url: `http://127.0.0.1:${(failing.address() as AddressInfo).port}`, bootstrap: defaultDocument(), ...FAST });
+  t.teardown(() => control.provider.onClose());
+  t.true(await eventually(() => controlAsked >= 3), 'the control provider kept trying');
+  t.is([...ensign.requests.values()].reduce((a, b) => a + b, 0), asked, 'nothing more is tried');
 });
 
 test('a credential refused later (a deleted token) is FATAL through an error event with PROVIDER_FATAL', async (t) => {

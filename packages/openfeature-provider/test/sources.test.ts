@@ -80,12 +80,19 @@ test('a snapshot older than the one held is ignored (a lagging evaluator behind 
   const ensign = await startEnsignDouble([defaultDocument()]);
   t.teardown(() => ensign.stop());
   const bootstrap = { ...edited('off', 'newer'), revision: 9 };
-  const { provider, client } = await providerClient({ url: ensign.url, bootstrap, ...FAST });
+  const { provider, client, heard } = await providerClient({ url: ensign.url, bootstrap, ...FAST });
   t.teardown(() => provider.onClose());
   await eventually(() => ensign.streams > 0);
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  t.is(provider.snapshotRevision, 9);
-  t.is((await client.getStringDetails('off', 'none', { targetingKey: 'u1' })).reason, 'DEFAULT', 'still the bootstrap\'s answer');
+  t.is((await client.getStringDetails('off', 'none', { targetingKey: 'u1' })).reason, 'DEFAULT', 'the bootstrap\'s answer');
+  // The server's revisions 1 to 9 are none of them newer than the bootstrap's; its revision 10 is, and
+  // it comes on the same stream after them. Once it is held, every older one was read and ignored.
+  for (let revision = 2; revision <= 9; revision++) ensign.publish(defaultDocument());
+  ensign.publish(edited('color', 'ten'));
+  const changed = await heard.until(ProviderEvents.ConfigurationChanged);
+  t.is(provider.snapshotRevision, 10);
+  t.deepEqual([...(changed?.flagsChanged ?? [])].sort(), ['color', 'off'], 'changed from the bootstrap, not from an older snapshot');
+  t.is(heard.events.filter((e) => e.type === ProviderEvents.ConfigurationChanged).length, 1, 'no older snapshot was taken on the way');
+  t.is(ensign.streams, 1);
 });
 
 test('the hash the server announces wins over the option', async (t) => {
@@ -100,10 +107,10 @@ test('the hash the server announces wins over the option', async (t) => {
 });
 
 test('a proxy that answers every stream and drops it at once costs at most one attempt per floor delay', async (t) => {
-  let attempts = 0;
+  const attemptsAt: number[] = [];
   const proxy = createServer((req, res) => {
     if (req.url?.includes('/stream')) {
-      attempts++;
+      attemptsAt.push(Date.now());
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end();
       return;
@@ -115,10 +122,9 @@ test('a proxy that answers every stream and drops it at once costs at most one a
   t.teardown(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const { provider } = await providerClient({ url, bootstrap: defaultDocument(), ...FAST, reconnect: { minMs: 200, initialMs: 10, maxMs: 10 } });
-  const started = Date.now();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.true(await eventually(() => attemptsAt.length >= 4), `${attemptsAt.length} attempts`);
   await provider.onClose();
-  const elapsed = Date.now() - started;
-  t.true(attempts >= 2, `${attempts} attempts`);
-  t.true(attempts <= Math.ceil(elapsed / 200) + 1, `${attempts} attempts in ${elapsed} ms`);
+  // A busy machine only spreads the attempts further apart; a missing floor would bring them 10 ms apart.
+  const gaps = attemptsAt.slice(1).map((at, i) => at - (attemptsAt[i] ?? 0));
+  t.true(gaps.every((gap) => gap >= 180), `attempts ${gaps.join(', ')} ms apart`);
 });

@@ -67,9 +67,17 @@ test('a credential refused later is an ERROR event with PROVIDER_FATAL, and the 
   server.reachable = true;
   await until(() => events.length === 1);
   t.deepEqual(events, [{ type: ProviderEvents.Error, errorCode: 'PROVIDER_FATAL' }]);
-  const asked = server.snapshotRequests.length;
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  t.is(server.snapshotRequests.length, asked, 'no reconnection after a refusal');
+  const asked = server.attempts;
+  // A provider whose server went away keeps trying on the same schedule: once it has tried three
+  // more times, the refused one would have tried again too.
+  const control = new FakeEnsign(shopDocument());
+  const { provider: controlProvider } = providerFor(t, control);
+  await controlProvider.initialize(PRO);
+  await until(() => control.open().length === 1);
+  control.goDown();
+  const controlAsked = control.attempts;
+  await until(() => control.attempts >= controlAsked + 3);
+  t.is(server.attempts, asked, 'no reconnection after a refusal');
 });
 
 test('unreachable from the start without a bootstrap: initialize fails, answers are PROVIDER_NOT_READY, READY once reached', async (t) => {

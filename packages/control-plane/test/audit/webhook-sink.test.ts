@@ -74,11 +74,10 @@ test('a receiver that hangs is cut off by the request timeout, garbage collectio
   const gc = runInNewContext('gc') as () => void;
   const collecting = setInterval(gc, 10);
   t.teardown(() => clearInterval(collecting));
-  const started = performance.now();
+  // The receiver never answers: only the request timeout can end the delivery.
   await t.throwsAsync(WebhookSink.plain({ name: 'webhook', url: receiver.url, maxBackoffMs: 100, timeoutMs: 150 }).deliver(toAuditEvent(flagCreated('color')), NEVER), {
     message: 'no answer within 150 ms',
   });
-  t.true(performance.now() - started < 1_000);
 });
 
 test('a template that renders invalid JSON is undeliverable; a bad URL or template fails at construction', async (t) => {

@@ -77,18 +77,22 @@ test('a start on invalid files fails with the file and the reason; a missing dir
   await t.throwsAsync(missing.start(), { message: `storage.local.path: ${join(dir, 'nope')} is not a directory` });
 });
 
-test('an edit is picked up from the watch within a second, a burst of events makes one sync', async (t) => {
+test('an edit is picked up from the watch (the poll is a minute away), a burst of events makes one sync', async (t) => {
   const dir = directory({ 'features.yml': flag('shop', 'new-ui', false) });
   const applier = new RecordingApplier();
   const storage = new DeclarativeStorage({ source: new LocalSource({ path: dir, pollIntervalMs: 60_000 }), applier, logger: logged().logger, debounceMs: 200 });
   await storage.start();
   t.teardown(() => storage.stop());
-  const started = Date.now();
   for (let i = 0; i < 5; i++) writeFileSync(join(dir, 'features.yml'), flag('shop', 'new-ui', i % 2 === 0));
-  t.true(await until(() => applier.sets.length >= 2, 3000), 'the edit was applied');
-  t.true(Date.now() - started < 1500, `picked up after ${Date.now() - started} ms`);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  t.deepEqual(applier.sets, [{ default: [], shop: [false] }, { default: [], shop: [true] }], 'the burst made one sync of the final content');
+  t.true(await until(() => applier.sets.length >= 2, 10_000), 'the edit was applied');
+  // Another sync of the burst would come before the sync of a later edit.
+  writeFileSync(join(dir, 'billing.features.yml'), flag('billing', 'invoices', false));
+  t.true(await until(() => applier.sets.some((set) => 'billing' in set), 10_000), 'the later edit was applied');
+  t.deepEqual(
+    applier.sets,
+    [{ default: [], shop: [false] }, { default: [], shop: [true] }, { default: [], shop: [true], billing: [false] }],
+    'the burst made one sync of the final content',
+  );
 });
 
 test('polling picks up what no event announced; an unchanged directory is not applied again', async (t) => {
@@ -122,7 +126,8 @@ test('an invalid edit keeps the last good state, is reported once with file and 
 
   writeFileSync(join(dir, 'features.yml'), 'namespace: shop\nflags:\n  - key: a\n    name: a\n    type: BOOLEAN_FLAG_TYPE\n    rollouts:\n      - segment: {key: nobody, value: true}\n');
   t.true(await until(() => outcomes.includes('invalid')));
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  // The poll reads the same invalid files three more times.
+  t.true(await until(() => outcomes.slice(outcomes.indexOf('invalid') + 1).filter((o) => o === 'unchanged').length >= 3));
   t.is(applier.sets.length, 1, 'nothing applied');
   const status = storage.status();
   t.is(status.revision, good.revision, 'the good state is what is served');
@@ -159,7 +164,7 @@ test('a database failure is reported and retried on the next poll with the same 
   t.is(storage.status().lastError, undefined);
 });
 
-test('git: a new commit on the ref is applied within the poll interval', async (t) => {
+test('git: a new commit on the ref is applied by the poll', async (t) => {
   const origin = new TestRepository();
   const first = origin.commit({ 'features.yml': flag('shop', 'a', false) });
   const applier = new RecordingApplier();
@@ -170,7 +175,7 @@ test('git: a new commit on the ref is applied within the poll interval', async (
   t.is(storage.status().revision, first);
   t.deepEqual(storage.status().metadata, { repository: origin.dir, ref: 'main' });
   const second = origin.commit({ 'features.yml': flag('shop', 'a', true) });
-  t.true(await until(() => applier.sets.length === 2, 5000));
+  t.true(await until(() => applier.sets.length === 2, 20_000));
   t.deepEqual(applier.sets[1], { default: [], shop: [true] });
   t.is(storage.status().revision, second);
 });

@@ -13,6 +13,8 @@ export class FakeEnsign {
   status = 200;
   readonly snapshotRequests: Array<{ url: string; headers: Headers }> = [];
   readonly streams: FakeStream[] = [];
+  /** Every request and every stream opened, answered or refused. */
+  attempts = 0;
   private version = 1;
 
   constructor(
@@ -40,6 +42,7 @@ export class FakeEnsign {
   readonly fetch: typeof fetch = async (input, init) => {
     const url = String(input);
     const headers = new Headers(init?.headers);
+    this.attempts++;
     if (!this.reachable) throw new TypeError('Failed to fetch');
     if (this.status !== 200) return Response.json({ code: 16, message: 'request was not authenticated', details: [] }, { status: this.status });
     if (url.includes('/stream')) return this.fetchStream(url, init?.signal ?? undefined);
@@ -72,6 +75,7 @@ export class FakeEnsign {
   }
 
   private connect(stream: FakeStream): void {
+    this.attempts++;
     this.streams.push(stream);
     setTimeout(() => {
       if (stream.closed) return;
