@@ -84,12 +84,16 @@ test('themes: the choice sets the page colours and is kept across loads', async 
 test('a narrow screen hides the navigation behind the menu button', async (t) => {
   const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/default/flags`, { viewport: { width: 390, height: 844 } });
   const nav = page.getByRole('navigation', { name: 'Main' });
-  t.false(await nav.isVisible());
-  await page.getByRole('button', { name: 'Menu' }).click();
-  t.true(await nav.isVisible());
+  // The page has rendered: the frame with its menu button, and the flags page in it.
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await menu.waitFor({ state: 'visible' });
+  await page.getByRole('heading', { name: 'Flags', exact: true, level: 1 }).waitFor({ state: 'visible' });
+  t.false(await nav.isVisible(), 'hidden behind the menu button');
+  await menu.click();
+  await t.notThrowsAsync(nav.waitFor({ state: 'visible' }), 'the menu button shows it');
   await page.getByRole('link', { name: 'Segments', exact: true }).click();
   await page.waitForURL('**/namespaces/default/segments');
-  t.false(await nav.isVisible(), 'closed again after choosing');
+  await t.notThrowsAsync(nav.waitFor({ state: 'hidden' }), 'closed again after choosing');
   await close();
 });
 
