@@ -368,9 +368,9 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   await result.getByText('Matched a rule').waitFor();
   await result.getByRole('link', { name: 'pro-customers' }).click();
   await page.waitForURL('**/namespaces/shop/segments/pro-customers');
-  await page.getByRole('button', { name: 'Delete segment' }).click();
-  await page.getByRole('dialog', { name: 'Delete segment' }).getByRole('button', { name: 'Delete segment' }).click();
-  await page.getByRole('alert').filter({ hasText: 'Segment “pro-customers” is used by 1 rule' }).waitFor();
+  const deleteButton = page.getByRole('button', { name: 'Delete segment' });
+  await deleteButton.and(page.locator(':disabled')).waitFor();
+  await page.getByRole('note').filter({ hasText: 'It cannot be deleted: Segment “pro-customers” is used by 1 rule' }).waitFor();
   t.is((await ui.api.get('/api/v1/namespaces/shop/segments/pro-customers')).status, 200);
   await close();
 });

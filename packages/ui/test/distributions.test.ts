@@ -1,5 +1,5 @@
 import test from 'ava';
-import { evenSplit, initialPercents, parsePercent, percentsOf, percentText, planDistributions } from '../src/lib/distributions.js';
+import { distributionRows, evenSplit, initialPercents, parsePercent, percentsOf, percentText, planDistributions } from '../src/lib/distributions.js';
 
 test('an even split in whole percentages, the remainder on the first variants', (t) => {
   t.deepEqual(evenSplit(0), []);
@@ -47,6 +47,25 @@ test('the plan updates what changed, deletes what went to 0, creates what is new
 
 test('a dialog starts from the rule’s percentages, or an even split for a new rule', (t) => {
   t.deepEqual(initialPercents(['a', 'b', 'c'], undefined), { a: '34', b: '33', c: '33' });
-  t.deepEqual(initialPercents(['a', 'b'], [{ variantId: 'b', rollout: 33.33000183105469 }]), { a: '0', b: '33.33' });
+  t.deepEqual(initialPercents(['a', 'b'], [{ id: 'd1', variantId: 'b', rollout: 33.33000183105469 }]), { a: '0', b: '33.33' });
   t.deepEqual(percentsOf({ a: '12.5', b: '' }), { a: 12.5, b: 0 });
+});
+
+test('a rule with two distributions of one variant (50 + 50 + 60) shows each, and only what is set to 0 goes', (t) => {
+  const existing = [
+    { id: 'd1', variantId: 'a', rollout: 50 },
+    { id: 'd2', variantId: 'b', rollout: 50 },
+    { id: 'd3', variantId: 'a', rollout: 60 },
+  ];
+  t.deepEqual(initialPercents(['a', 'b'], existing), { a: '50', b: '50', d3: '60' });
+  t.deepEqual(distributionRows(['a', 'b'], existing), [
+    { slot: 'a', variantId: 'a', nth: 1 },
+    { slot: 'd3', variantId: 'a', nth: 2 },
+    { slot: 'b', variantId: 'b', nth: 1 },
+  ]);
+  t.deepEqual(planDistributions(existing, { a: 50, b: 50, d3: 60 }), [], 'saved as shown, nothing is deleted');
+  t.deepEqual(planDistributions(existing, { a: 40, b: 50, d3: 0 }), [
+    { kind: 'update', id: 'd1', variantId: 'a', rollout: 40 },
+    { kind: 'delete', id: 'd3', variantId: 'a' },
+  ]);
 });

@@ -65,3 +65,10 @@ test('timing and prerequisites: the field named in words, a cycle as the service
     ': remove it from their prerequisites first.',
   ]);
 });
+
+test('a document of another namespace, refused by the service, is said plainly', (t) => {
+  t.is(
+    messageText(userMessage('invalid field namespace: the document is for namespace "default", not "shop"; remove it to import into "shop"')),
+    'This document is an export of the namespace “default”, and you are importing into “shop”. To import it here, remove its namespace; or import it into “default” instead.',
+  );
+});

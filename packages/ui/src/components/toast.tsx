@@ -1,5 +1,9 @@
-/** Short notices after an action ("Flag saved"), announced to screen readers, gone after a few seconds. */
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
+/**
+ * Short notices after an action ("Flag saved"), announced to screen readers, gone after a few
+ * seconds. While they show, the page gets room below its last card (`--toast-space`), and a page
+ * scrolled to its end stays there, so no toast covers the last buttons.
+ */
+import { createContext, type ReactNode, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 export type ToastKind = 'success' | 'error' | 'info';
 interface Toast {
@@ -26,10 +30,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     [dismiss],
   );
   const value = useMemo(() => show, [show]);
+  const stack = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    const atEnd = window.scrollY + window.innerHeight >= root.scrollHeight - 2;
+    const height = toasts.length === 0 ? 0 : (stack.current?.getBoundingClientRect().height ?? 0) + 24;
+    root.style.setProperty('--toast-space', `${Math.ceil(height)}px`);
+    if (atEnd && height > 0) window.scrollTo({ top: root.scrollHeight, behavior: 'instant' });
+  }, [toasts]);
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <div className="toasts" role="status" aria-live="polite">
+      <div ref={stack} className="toasts" role="status" aria-live="polite">
         {toasts.map((t) => (
           <div key={t.id} className={`toast toast-${t.kind}`}>
             <span>{t.message}</span>

@@ -2,6 +2,7 @@
  * Splits an error of the service between the fields of a form: a message that names one of the
  * form's fields is shown next to it, anything else above the form.
  */
+import { useState } from 'react';
 import { ApiError } from '../api/client.js';
 import { reasonOfMessage } from '../lib/field-errors.js';
 
@@ -25,4 +26,30 @@ export function formErrors(error: unknown, fields: Readonly<Record<string, strin
   const target = error.field === undefined ? undefined : map[error.field];
   if (target === undefined) return { byField: {}, general: error.message };
   return { byField: { [target]: reasonOfMessage(error.message) }, general: undefined };
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+export interface FreshRefusal {
+  /** `byField` without the fields edited since the refusal came: their messages were about what they held then. */
+  fresh: <T>(byField: Readonly<Record<string, T>>) => Readonly<Record<string, T>>;
+  /** Marks fields as edited since the refusal. */
+  edited: (...fields: string[]) => void;
+}
+
+/**
+ * The field messages of a refusal (`error`) that still describe the form: a message goes as soon
+ * as its field is edited, so none names a value the field no longer holds. The next refusal shows
+ * whole again.
+ */
+export function useFreshRefusal(error: unknown): FreshRefusal {
+  const [edits, setEdits] = useState<{ of: unknown; fields: ReadonlySet<string> }>({ of: undefined, fields: NONE });
+  const fields = edits.of === error ? edits.fields : NONE;
+  return {
+    fresh: (byField) => (fields.size === 0 ? byField : Object.fromEntries(Object.entries(byField).filter(([field]) => !fields.has(field)))),
+    edited: (...names) => {
+      if (error === null || error === undefined || names.every((name) => fields.has(name))) return;
+      setEdits((old) => ({ of: error, fields: new Set([...(old.of === error ? old.fields : []), ...names]) }));
+    },
+  };
 }

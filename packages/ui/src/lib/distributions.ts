@@ -35,35 +35,75 @@ export type DistributionOp =
   | { kind: 'delete'; id: string; variantId: string };
 
 /**
- * The calls that take a rule from `existing` to `wanted` (percentage by variant id; 0 or absent
- * means no distribution): updates and deletes first, then creates. A second distribution of the
- * same variant is deleted.
+ * Where each distribution of a rule is shown in its editor: a variant's first distribution under the
+ * variant's id, any further one of the same variant (Flipt's API accepts them) under its own id, so
+ * every distribution the rule holds has a field of its own.
+ */
+export function distributionSlots(existing: readonly Pick<Distribution, 'id' | 'variantId'>[]): Map<string, string> {
+  const slots = new Map<string, string>();
+  const seen = new Set<string>();
+  for (const d of existing) {
+    slots.set(d.id, seen.has(d.variantId) ? d.id : d.variantId);
+    seen.add(d.variantId);
+  }
+  return slots;
+}
+
+/**
+ * The calls that take a rule from `existing` to `wanted` (percentage by slot, see
+ * `distributionSlots`: a variant's id, or a further distribution's own id; 0 or absent means no
+ * distribution): updates and deletes first, then creates for the variants that have none.
  */
 export function planDistributions(existing: readonly Pick<Distribution, 'id' | 'variantId' | 'rollout'>[], wanted: Readonly<Record<string, number>>): DistributionOp[] {
   const changes: DistributionOp[] = [];
   const creates: DistributionOp[] = [];
-  const seen = new Set<string>();
+  const slots = distributionSlots(existing);
+  const held = new Set(slots.values());
   for (const d of existing) {
-    const target = wanted[d.variantId] ?? 0;
-    if (seen.has(d.variantId) || target <= 0) changes.push({ kind: 'delete', id: d.id, variantId: d.variantId });
+    const target = wanted[slots.get(d.id) ?? d.variantId] ?? 0;
+    if (target <= 0) changes.push({ kind: 'delete', id: d.id, variantId: d.variantId });
     else if (roundPercent(d.rollout) !== roundPercent(target)) changes.push({ kind: 'update', id: d.id, variantId: d.variantId, rollout: roundPercent(target) });
-    seen.add(d.variantId);
   }
   for (const [variantId, rollout] of Object.entries(wanted)) {
-    if (rollout > 0 && !seen.has(variantId)) creates.push({ kind: 'create', variantId, rollout: roundPercent(rollout) });
+    if (rollout > 0 && !held.has(variantId)) creates.push({ kind: 'create', variantId, rollout: roundPercent(rollout) });
   }
   return [...changes, ...creates];
 }
 
-/** The percentages a rule dialog starts from: the rule's own, or an even split for a new rule. */
-export function initialPercents(variantIds: readonly string[], existing: readonly Pick<Distribution, 'variantId' | 'rollout'>[] | undefined): Record<string, string> {
+/** One field of a rule's editor: a variant, or a further distribution of one. */
+export interface DistributionRow {
+  /** The key of its percentage (see `distributionSlots`). */
+  slot: string;
+  variantId: string;
+  /** 1 for a variant's (first) field, 2 for its second distribution… */
+  nth: number;
+}
+
+/** The fields of a rule's editor: one per variant, in the flag's order, each followed by the variant's further distributions. */
+export function distributionRows(variantIds: readonly string[], existing: readonly Pick<Distribution, 'id' | 'variantId'>[] | undefined): DistributionRow[] {
+  const rows: DistributionRow[] = [];
+  const slots = distributionSlots(existing ?? []);
+  for (const variantId of variantIds) {
+    rows.push({ slot: variantId, variantId, nth: 1 });
+    let nth = 1;
+    for (const d of existing ?? []) if (d.variantId === variantId && slots.get(d.id) === d.id) rows.push({ slot: d.id, variantId, nth: ++nth });
+  }
+  // A distribution of a variant the flag no longer lists is shown too, never dropped unseen.
+  const known = new Set(variantIds);
+  for (const d of existing ?? []) if (!known.has(d.variantId)) rows.push({ slot: slots.get(d.id) ?? d.id, variantId: d.variantId, nth: slots.get(d.id) === d.id ? 2 : 1 });
+  return rows;
+}
+
+/** The percentages a rule dialog starts from: the rule's own (every distribution), or an even split for a new rule. */
+export function initialPercents(variantIds: readonly string[], existing: readonly Pick<Distribution, 'id' | 'variantId' | 'rollout'>[] | undefined): Record<string, string> {
   if (existing === undefined) {
     const split = evenSplit(variantIds.length);
     return Object.fromEntries(variantIds.map((id, i) => [id, String(split[i] ?? 0)]));
   }
-  const byVariant = new Map<string, number>();
-  for (const d of existing) if (!byVariant.has(d.variantId)) byVariant.set(d.variantId, d.rollout);
-  return Object.fromEntries(variantIds.map((id) => [id, percentText(byVariant.get(id) ?? 0)]));
+  const texts: Record<string, string> = Object.fromEntries(variantIds.map((id) => [id, '0']));
+  const slots = distributionSlots(existing);
+  for (const d of existing) texts[slots.get(d.id) ?? d.variantId] = percentText(d.rollout);
+  return texts;
 }
 
 /** Typed percentages as numbers (valid ones only; check first). */

@@ -11,6 +11,8 @@ export type Problems = Readonly<Record<string, string>>;
 /** The pattern of namespace, flag and segment keys. */
 export const KEY_PATTERN = /^[-_,A-Za-z0-9]+$/;
 export const MAX_KEY_LENGTH = 255;
+/** What `KEY_PATTERN` allows, in words. */
+export const KEY_HINT = `Use English letters (a–z, A–Z), digits, hyphens (-), underscores (_) or commas; no spaces, dots or other characters; up to ${MAX_KEY_LENGTH} characters.`;
 
 export function keyProblem(key: string): string | undefined {
   const trimmed = key.trim();

@@ -103,7 +103,8 @@ function countOfUses(uses: readonly SegmentUse[]): string {
   return `${countNoun(rules, 'rule')} and ${countNoun(rollouts, 'rollout')}`;
 }
 
-function segmentInUse(ns: string, key: string, uses: readonly SegmentUse[] | undefined): UserMessage {
+/** Why a segment cannot be deleted: the rules and rollouts using it, each linked to its flag. */
+export function segmentInUse(ns: string, key: string, uses: readonly SegmentUse[] | undefined): UserMessage {
   if (uses === undefined || uses.length === 0) {
     return [`Segment “${key}” is used by rules or rollouts: remove it from them first. `, { text: 'See where it is used', to: { kind: 'segment', ns, key } }];
   }
@@ -122,6 +123,10 @@ export const PERMISSION_DENIED = "You don't have permission to do this. Ask an a
 type Rule = (match: RegExpMatchArray, context: MessageContext) => UserMessage;
 
 const RULES: ReadonlyArray<readonly [RegExp, Rule]> = [
+  [
+    /^invalid field namespace: the document is for namespace "([^"]*)", not "([^"]*)"/,
+    (m) => [`This document is an export of the namespace “${m[1]}”, and you are importing into “${m[2]}”. To import it here, remove its namespace; or import it into “${m[1]}” instead.`],
+  ],
   [/^invalid field ([^:]+): (.*)$/, (m) => [fieldReason(m[1] ?? '', m[2] ?? '')]],
   [
     /^(flag|segment) "([^"]*)" is not unique$/,

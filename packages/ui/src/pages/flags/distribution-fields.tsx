@@ -7,18 +7,20 @@ import type { Variant } from '@ensign/core';
 import { FieldError } from '../../components/field.js';
 import type { Lock } from '../../hooks/permissions.js';
 import type { ShareCheck } from '../../lib/distribution-share.js';
-import { evenSplit } from '../../lib/distributions.js';
+import { type DistributionRow, evenSplit } from '../../lib/distributions.js';
 import { variantColour } from './rule-item.js';
 
 export interface DistributionFieldsProps {
   variants: readonly Variant[];
+  /** The fields: one per variant and one per further distribution of a variant (see `distributionRows`). */
+  rows: readonly DistributionRow[];
   value: Readonly<Record<string, string>>;
   check: ShareCheck;
   onChange: (value: Record<string, string>) => void;
   locked?: Lock;
 }
 
-export function DistributionFields({ variants, value, check, onChange, locked }: DistributionFieldsProps) {
+export function DistributionFields({ variants, rows, value, check, onChange, locked }: DistributionFieldsProps) {
   if (variants.length === 0) {
     return (
       <p className="notice" role="note">
@@ -32,26 +34,35 @@ export function DistributionFields({ variants, value, check, onChange, locked }:
       <legend>Distribution</legend>
       <p className="field-hint">The share of the matching entities that gets each variant: up to 100% in all; the rest gets no variant.</p>
       <div className="distribution-rows">
-        {variants.map((variant, index) => {
-          const invalid = check.invalid.includes(variant.id) || (check.total > 100 && (value[variant.id] ?? '').trim() !== '' && (value[variant.id] ?? '').trim() !== '0');
+        {rows.map((row) => {
+          const index = variants.findIndex((v) => v.id === row.variantId);
+          const variantKey = variants[index]?.key ?? row.variantId;
+          const text = (value[row.slot] ?? '').trim();
+          const invalid = check.invalid.includes(row.slot) || (check.total > 100 && text !== '' && text !== '0');
+          const label = row.nth === 1 ? variantKey : `${variantKey} (distribution ${row.nth})`;
           return (
-            <div key={variant.id} className={invalid ? 'distribution-row field-invalid' : 'distribution-row'}>
+            <div key={row.slot} className={invalid ? 'distribution-row field-invalid' : 'distribution-row'}>
               <span className="swatch" style={{ background: variantColour(index) }} aria-hidden="true" />
-              <label htmlFor={`pct-${variant.id}`} className="mono">
-                {variant.key}
+              <label htmlFor={`pct-${row.slot}`} className="mono">
+                {label}
               </label>
               <div className="percent-input">
                 <input
-                  id={`pct-${variant.id}`}
+                  id={`pct-${row.slot}`}
                   type="text"
                   inputMode="decimal"
-                  aria-label={`${variant.key} percentage`}
+                  aria-label={`${label} percentage`}
                   aria-invalid={invalid}
-                  value={value[variant.id] ?? ''}
-                  onChange={(e) => onChange({ ...value, [variant.id]: e.target.value })}
+                  value={value[row.slot] ?? ''}
+                  onChange={(e) => onChange({ ...value, [row.slot]: e.target.value })}
                 />
                 <span aria-hidden="true">%</span>
               </div>
+              {row.nth > 1 && (
+                <p className="field-hint distribution-extra">
+                  A further distribution of {variantKey}, made through the API: it is kept as it is unless you change it; set it to 0% to remove it.
+                </p>
+              )}
             </div>
           );
         })}
@@ -60,10 +71,10 @@ export function DistributionFields({ variants, value, check, onChange, locked }:
         <output className={check.ok ? 'total-ok' : 'total-bad'} aria-live="polite">
           Total: {check.total}%
         </output>
-        <button type="button" className="button button-small" onClick={() => onChange(Object.fromEntries(variants.map((v, i) => [v.id, String(split[i] ?? 0)])))}>
+        <button type="button" className="button button-small" onClick={() => onChange({ ...Object.fromEntries(rows.map((row) => [row.slot, '0'])), ...Object.fromEntries(variants.map((v, i) => [v.id, String(split[i] ?? 0)])) })}>
           Split evenly
         </button>
-        <button type="button" className="button button-small button-ghost" onClick={() => onChange(Object.fromEntries(variants.map((v) => [v.id, '0'])))}>
+        <button type="button" className="button button-small button-ghost" onClick={() => onChange(Object.fromEntries(rows.map((row) => [row.slot, '0'])))}>
           All to 0%
         </button>
       </div>

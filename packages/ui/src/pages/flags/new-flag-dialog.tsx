@@ -17,7 +17,8 @@ import { ErrorBanner } from '../../components/status.js';
 import { Field } from '../../components/field.js';
 import { NameKeyFields } from '../../components/name-key-fields.js';
 import { shownErrors } from '../../api/user-error.js';
-import { changesOf, hasProblems, nameKeyProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
+import { useFreshRefusal } from '../../hooks/form-errors.js';
+import { changesOf, hasProblems, KEY_HINT, nameKeyProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
 
 const TYPES: ReadonlyArray<readonly [FlagType, string, string]> = [
   ['VARIANT_FLAG_TYPE', 'Variant', 'Returns one of several variants, chosen by rules.'],
@@ -45,10 +46,13 @@ export function NewFlagDialog({ ns, open, onClose, onCreated }: { ns: string; op
   });
   const [checks, setChecks] = useState<Problems>({});
   const refused = shownErrors(create.error, ['key', 'name', 'description']);
-  const errorOf = (field: string) => checks[field] ?? refused.byField[field];
+  const refusal = useFreshRefusal(create.error);
+  const refusedNow = refusal.fresh(refused.byField);
+  const errorOf = (field: string) => checks[field] ?? refusedNow[field];
   const set = (changes: Partial<FlagInput>) => {
     setInput((old) => ({ ...old, ...changes }));
     setChecks((old) => Object.keys(changes).reduce(withoutProblem, old));
+    refusal.edited(...Object.keys(changes));
   };
   const submit = () => {
     const found = nameKeyProblems(input);
@@ -69,7 +73,7 @@ export function NewFlagDialog({ ns, open, onClose, onCreated }: { ns: string; op
         value={input}
         onChange={(nameAndKey) => set(changesOf(input, nameAndKey))}
         errors={{ name: errorOf('name'), key: errorOf('key') }}
-        keyHint="Letters, digits, - _ and , only. Applications ask for the flag by this key; it cannot be changed later."
+        keyHint={`${KEY_HINT} Applications ask for the flag by this key; it cannot be changed later.`}
       />
       <Field label="Description" error={errorOf('description')}>
         <textarea rows={2} value={input.description} onChange={(e) => set({ description: e.target.value })} />

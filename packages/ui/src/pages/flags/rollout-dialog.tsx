@@ -14,7 +14,7 @@ import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
-import { formErrors } from '../../hooks/form-errors.js';
+import { formErrors, useFreshRefusal } from '../../hooks/form-errors.js';
 import { useTimeZone } from '../../hooks/time-zone.js';
 import { parsePercent, percentText } from '../../lib/distributions.js';
 import { rampFieldOf, rampHasProblems, rampInput, rampProblems, rampRows, type RampRow } from '../../lib/ramp.js';
@@ -77,12 +77,20 @@ export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, 
   // A refusal naming one step of the ramp is shown beside that step.
   const refusal = save.error instanceof ApiError ? save.error : undefined;
   const rampRefusal = rampFieldOf(refusal?.field, ramp);
-  const errors = formErrors(rampRefusal === undefined ? save.error : undefined, FIELDS);
+  const refusedFields = useFreshRefusal(save.error);
+  const refused = formErrors(rampRefusal === undefined ? save.error : undefined, FIELDS);
+  const errors = { general: refused.general, byField: refusedFields.fresh(refused.byField) };
+  const rampRefusalNow = refusedFields.fresh({ ramp: rampRefusal })['ramp'];
+  /** `set` of a field that also drops the refusal's message about it. */
+  const editing = <T,>(field: string, set: (value: T) => void) => (value: T) => {
+    refusedFields.edited(field);
+    set(value);
+  };
   const percent = parsePercent(percentage);
   const percentError = errors.byField['percentage'] ?? (kind === 'threshold' && percent === undefined ? 'The percentage must be a number from 0 to 100.' : undefined);
   const windowChecks = windowProblems(bounds, zone);
   const rampChecks = kind === 'threshold' ? rampProblems(ramp, percent, zone) : [];
-  const rampShown = rampRefusal === undefined ? rampChecks : rampChecks.map((p, i) => (i === rampRefusal.row ? { ...p, [rampRefusal.input]: refusal?.message ?? '' } : p));
+  const rampShown = rampRefusalNow === undefined ? rampChecks : rampChecks.map((p, i) => (i === rampRefusalNow.row ? { ...p, [rampRefusalNow.input]: refusal?.message ?? '' } : p));
   const canSave =
     !save.isPending && windowChecks.until === undefined && !rampHasProblems(rampChecks) && (kind === 'threshold' ? percent !== undefined && percentage.trim() !== '' : choice.keys.length > 0);
 
@@ -124,11 +132,11 @@ export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, 
       )}
       {kind === 'threshold' ? (
         <>
-          <ThresholdFields value={percentage} onChange={setPercentage} error={percentError} />
-          <RampFields rows={ramp} onChange={setRamp} problems={rampShown} error={errors.byField['ramp']} />
+          <ThresholdFields value={percentage} onChange={editing('percentage', setPercentage)} error={percentError} />
+          <RampFields rows={ramp} onChange={editing('ramp', setRamp)} problems={rampShown} error={errors.byField['ramp']} />
         </>
       ) : (
-        <SegmentPicker ns={ns} segments={segments} value={choice} onChange={setChoice} error={errors.byField['segments']} />
+        <SegmentPicker ns={ns} segments={segments} value={choice} onChange={editing('segments', setChoice)} error={errors.byField['segments']} />
       )}
       <Field label="Value" hint={kind === 'threshold' ? 'What the flag evaluates to for those entities.' : 'What the flag evaluates to for entities in the segments.'}>
         <select value={String(value)} onChange={(e) => setValue(e.target.value === 'true')}>
@@ -137,9 +145,15 @@ export function RolloutDialog({ ns, flagKey, open, rollout, nextRank, segments, 
         </select>
       </Field>
       <Field label="Description" error={errors.byField['description']}>
-        <input value={description} autoComplete="off" onChange={(e) => setDescription(e.target.value)} />
+        <input value={description} autoComplete="off" onChange={(e) => editing('description', setDescription)(e.target.value)} />
       </Field>
-      <WindowFields value={bounds} onChange={setBounds} noun="rollout" errors={{ from: errors.byField['validFrom'], until: errors.byField['validUntil'] ?? windowChecks.until }} />
+      <WindowFields
+        value={bounds}
+        onChange={(next) => {
+          refusedFields.edited('validFrom', 'validUntil');
+          setBounds(next);
+        }}
+        noun="rollout" errors={{ from: errors.byField['validFrom'], until: errors.byField['validUntil'] ?? windowChecks.until }} />
     </Dialog>
   );
 }

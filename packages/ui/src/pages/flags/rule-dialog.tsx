@@ -15,11 +15,11 @@ import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { FieldError } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
-import { formErrors } from '../../hooks/form-errors.js';
+import { formErrors, useFreshRefusal } from '../../hooks/form-errors.js';
 import { useLock } from '../../hooks/permissions.js';
 import { useTimeZone } from '../../hooks/time-zone.js';
 import { checkShares } from '../../lib/distribution-share.js';
-import { initialPercents, percentsOf, planDistributions, type DistributionOp } from '../../lib/distributions.js';
+import { distributionRows, initialPercents, percentsOf, planDistributions, type DistributionOp } from '../../lib/distributions.js';
 import { segmentKeysOf, segmentRefInput } from '../../lib/segment-ref.js';
 import { windowChanged, windowDraft, windowInput, windowOf, windowProblems } from '../../lib/validity-window.js';
 import { DistributionFields } from './distribution-fields.js';
@@ -54,6 +54,8 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
     operator: rule?.segmentOperator ?? 'OR_SEGMENT_OPERATOR',
   }));
   const [percents, setPercents] = useState<Record<string, string>>(() => initialPercents(variantIds, rule?.distributions));
+  // Every distribution the rule holds has its field, a second one of a variant included: none is dropped unseen.
+  const [rows] = useState(() => distributionRows(variantIds, rule?.distributions));
   const zone = useTimeZone();
   const [bounds, setBounds] = useState(() => windowDraft(rule, zone));
   const [error, setError] = useState<unknown>(undefined);
@@ -69,7 +71,9 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
   const splitLock = useLock('distribution.update', ns);
 
   const check = checkShares(percents);
-  const errors = formErrors(error, { segmentKey: 'segments', segmentKeys: 'segments', 'segmentKey or segmentKeys': 'segments', rollout: 'distribution', validFrom: 'validFrom', validUntil: 'validUntil' });
+  const refused = formErrors(error, { segmentKey: 'segments', segmentKeys: 'segments', 'segmentKey or segmentKeys': 'segments', rollout: 'distribution', validFrom: 'validFrom', validUntil: 'validUntil' });
+  const refusal = useFreshRefusal(error);
+  const errors = { general: refused.general, byField: refusal.fresh(refused.byField) };
   const windowChecks = windowProblems(bounds, zone);
   const canSave = check.ok && choice.keys.length > 0 && windowChecks.until === undefined && !saving;
 
@@ -113,7 +117,10 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
         if (isDrafted(updated)) drafted.current = true;
         else state.window = windowOf(updated);
       }
-      for (const op of planDistributions(state.distributions, percentsOf(percents))) {
+      // A further distribution's field applies only while that distribution is there.
+      const held = new Set(state.distributions.map((d) => d.id));
+      const wanted = Object.fromEntries(Object.entries(percentsOf(percents)).filter(([slot]) => variantIds.includes(slot) || held.has(slot)));
+      for (const op of planDistributions(state.distributions, wanted)) {
         state.distributions = await apply(state.ruleId, op, state.distributions);
       }
       if (!drafted.current) toast(rule === undefined ? 'Rule added' : 'Rule saved');
@@ -143,10 +150,35 @@ export function RuleDialog({ ns, flag, open, rule, nextRank, segments, onClose }
         </p>
       )}
       <ErrorBanner error={errors.general} />
-      <SegmentPicker ns={ns} segments={segments} value={choice} onChange={setChoice} error={errors.byField['segments']} />
-      <DistributionFields variants={flag.variants} value={percents} check={check} onChange={setPercents} {...(rule !== undefined ? { locked: splitLock } : {})} />
+      <SegmentPicker
+        ns={ns}
+        segments={segments}
+        value={choice}
+        onChange={(next) => {
+          refusal.edited('segments');
+          setChoice(next);
+        }}
+        error={errors.byField['segments']}
+      />
+      <DistributionFields
+        variants={flag.variants}
+        rows={rows}
+        value={percents}
+        check={check}
+        onChange={(next) => {
+          refusal.edited('distribution');
+          setPercents(next);
+        }}
+        {...(rule !== undefined ? { locked: splitLock } : {})}
+      />
       <FieldError error={errors.byField['distribution']} />
-      <WindowFields value={bounds} onChange={setBounds} noun="rule" errors={{ from: errors.byField['validFrom'], until: errors.byField['validUntil'] ?? windowChecks.until }} />
+      <WindowFields
+        value={bounds}
+        onChange={(next) => {
+          refusal.edited('validFrom', 'validUntil');
+          setBounds(next);
+        }}
+        noun="rule" errors={{ from: errors.byField['validFrom'], until: errors.byField['validUntil'] ?? windowChecks.until }} />
     </Dialog>
   );
 }

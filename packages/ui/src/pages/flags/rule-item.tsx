@@ -2,7 +2,7 @@
 import type { Rule, Variant } from '@ensign/core';
 import { Link } from 'react-router';
 import { paths } from '../../layout/namespace.js';
-import { unassignedShare } from '../../lib/distribution-share.js';
+import { assignedShare, unassignedShare } from '../../lib/distribution-share.js';
 import { roundPercent } from '../../lib/distributions.js';
 import { operatorWord, segmentKeysOf } from '../../lib/segment-ref.js';
 import { RankedItem } from './ranked-card.js';
@@ -52,6 +52,7 @@ export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onD
   const shares = rule.distributions.filter((d) => d.rollout > 0);
   const variantOf = (id: string) => variants.findIndex((v) => v.id === id);
   const unassigned = unassignedShare(shares);
+  const assigned = assignedShare(shares);
   return (
     <RankedItem id={rule.id} index={index} titleId={titleId} ranked={ranked} can={can} onEdit={onEdit} onDelete={onDelete}>
       <div className="ranked-title">
@@ -85,6 +86,12 @@ export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onD
               </li>
             )}
           </ul>
+          {assigned > 100 && (
+            <p className="notice distribution-over" role="note">
+              These distributions add up to {assigned}%, more than 100%: evaluations give out only the first 100%, so the last {roundPercent(assigned - 100)}% never apply. Edit the rule
+              to bring them to 100% or less.
+            </p>
+          )}
         </>
       )}
       <WindowSummary window={rule} />

@@ -10,7 +10,7 @@ import { Dialog, DialogButtons } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
-import { formErrors } from '../../hooks/form-errors.js';
+import { formErrors, useFreshRefusal } from '../../hooks/form-errors.js';
 import { formatJson } from '../../lib/json-text.js';
 import { AttachmentField, attachmentSavable } from './attachment-field.js';
 
@@ -48,8 +48,13 @@ export function VariantDialog({ ns, flagKey, open, variant, onClose }: VariantDi
       await refreshList(queryClient, queryKeys.flags(ns));
     },
   });
-  const errors = formErrors(save.error, ['key', 'name', 'description', 'attachment']);
-  const set = (changes: Partial<VariantInput>) => setInput((old) => ({ ...old, ...changes }));
+  const refused = formErrors(save.error, ['key', 'name', 'description', 'attachment']);
+  const refusal = useFreshRefusal(save.error);
+  const errors = { general: refused.general, byField: refusal.fresh(refused.byField) };
+  const set = (changes: Partial<VariantInput>) => {
+    setInput((old) => ({ ...old, ...changes }));
+    refusal.edited(...Object.keys(changes));
+  };
   const savable = attachmentSavable(input.attachment);
 
   return (

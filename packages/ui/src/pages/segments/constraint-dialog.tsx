@@ -18,6 +18,7 @@ import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { useLocalTimeZone, useTimeZone } from '../../hooks/time-zone.js';
 import { shownErrors } from '../../api/user-error.js';
+import { useFreshRefusal } from '../../hooks/form-errors.js';
 import { constraintProblems, hasProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
 import { type ConstraintDraft, draftFromConstraint, draftWithType, emptyDraft, requestOfDraft } from '../../lib/constraint-draft.js';
 import { COMPARISON_TYPES, ENTITY_ID_PROPERTY, operatorsFor, typeLabel, valueKind } from '../../lib/constraint-operators.js';
@@ -78,13 +79,16 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
     if (!hasProblems(found)) save.mutate();
   };
   /** A field the user changes loses its problem until the next submit. */
+  const refusal = useFreshRefusal(save.error);
   const edit = (next: ConstraintDraft, field: string) => {
     setChecks((old) => withoutProblem(old, field));
+    refusal.edited(field);
     setDraft(next);
   };
 
   const refused = shownErrors(save.error, FIELDS);
-  const errorOf = (field: string) => checks[field] ?? refused.byField[field];
+  const refusedNow = refusal.fresh(refused.byField);
+  const errorOf = (field: string) => checks[field] ?? refusedNow[field];
   const types = COMPARISON_TYPES.some((t) => t.value === draft.type) ? COMPARISON_TYPES : [...COMPARISON_TYPES, { value: draft.type, label: typeLabel(draft.type) }];
   const operators = operatorsFor(draft.type);
   const entity = draft.type === 'ENTITY_ID_COMPARISON_TYPE';
@@ -101,7 +105,10 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
       <ErrorBanner error={refused.general} />
       <div className="row">
         <Field label="Type" error={errorOf('type')}>
-          <select value={draft.type} onChange={(e) => setDraft((d) => draftWithType(d, e.target.value as ComparisonType))}>
+          <select value={draft.type} onChange={(e) => {
+            refusal.edited('type', 'operator', 'value');
+            setDraft((d) => draftWithType(d, e.target.value as ComparisonType));
+          }}>
             {types.map((t) => (
               <option key={t.value} value={t.value}>
                 {t.label}
@@ -117,7 +124,10 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
           <input className="mono" value={draft.property} readOnly={entity} autoComplete="off" spellCheck={false} onChange={(e) => edit({ ...draft, property: e.target.value }, 'property')} />
         </Field>
         <Field label="Operator" error={errorOf('operator')}>
-          <select value={draft.operator} onChange={(e) => setDraft((d) => ({ ...d, operator: e.target.value }))}>
+          <select value={draft.operator} onChange={(e) => {
+            refusal.edited('operator', 'value');
+            setDraft((d) => ({ ...d, operator: e.target.value }));
+          }}>
             {!operators.some((o) => o.value === draft.operator) && <option value={draft.operator}>{draft.operator}</option>}
             {operators.map((o) => (
               <option key={o.value} value={o.value}>
@@ -135,7 +145,10 @@ export function ConstraintDialog({ ns, segmentKey, open, constraint, onClose }: 
         numberRef={numberRef}
       />
       <Field label="Description" error={errorOf('description')}>
-        <input value={draft.description} autoComplete="off" onChange={(e) => setDraft((d) => ({ ...d, description: e.target.value }))} />
+        <input value={draft.description} autoComplete="off" onChange={(e) => {
+            refusal.edited('description');
+            setDraft((d) => ({ ...d, description: e.target.value }));
+          }} />
       </Field>
     </Dialog>
   );

@@ -13,7 +13,8 @@ import { NameKeyFields } from '../../components/name-key-fields.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { shownErrors } from '../../api/user-error.js';
-import { changesOf, hasProblems, nameKeyProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
+import { useFreshRefusal } from '../../hooks/form-errors.js';
+import { changesOf, hasProblems, KEY_HINT, nameKeyProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
 import { paths } from '../../layout/namespace.js';
 import { MatchTypeSelect } from './match-type-select.js';
 
@@ -51,9 +52,13 @@ export function NewSegmentDialog({ ns, open, onClose }: { ns: string; open: bool
   }, [open, reset]);
 
   const refused = shownErrors(create.error, ['key', 'name', 'description', 'matchType']);
-  const errorOf = (field: string) => checks[field] ?? refused.byField[field];
+  const refusal = useFreshRefusal(create.error);
+  const refusedNow = refusal.fresh(refused.byField);
+  const errorOf = (field: string) => checks[field] ?? refusedNow[field];
   const edit = (changes: Partial<typeof EMPTY>) => {
-    setChecks((old) => Object.keys(changesOf(form, changes)).reduce(withoutProblem, old));
+    const changed = Object.keys(changesOf(form, changes));
+    setChecks((old) => changed.reduce(withoutProblem, old));
+    refusal.edited(...changed);
     setForm((f) => ({ ...f, ...changes }));
   };
   const submit = () => {
@@ -74,7 +79,7 @@ export function NewSegmentDialog({ ns, open, onClose }: { ns: string; open: bool
         value={form}
         onChange={edit}
         errors={{ name: errorOf('name'), key: errorOf('key') }}
-        keyHint="Letters, digits, - _ and ,. Flags and SDKs refer to it; it cannot be changed later."
+        keyHint={`${KEY_HINT} Flags and SDKs refer to it; it cannot be changed later.`}
       />
       <Field label="Description" error={errorOf('description')}>
         <textarea rows={2} value={form.description} onChange={(e) => edit({ description: e.target.value })} />

@@ -12,12 +12,13 @@ import { HistoryCard } from '../../components/change-feed.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { PageHeader } from '../../components/page-header.js';
 import { PageTabs } from '../../components/page-tabs.js';
-import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
+import { ErrorBanner, Loading, MessageText, NotFound } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { useLock } from '../../hooks/permissions.js';
 import { paths, useNamespace } from '../../layout/namespace.js';
 import { SEGMENT_HISTORY_TYPES } from '../../lib/change-summary.js';
 import { matchTypeLabel } from '../../lib/segment-search.js';
+import { messageText, segmentInUse } from '../../lib/user-messages.js';
 import { shownError } from '../../api/user-error.js';
 import { CopySegmentAction } from './copy-segment-dialog.js';
 import { ConstraintsCard } from './constraints-card.js';
@@ -63,13 +64,16 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
   }
 
   const data = segment.data;
+  // The service refuses to delete a segment in use: the button is not offered then, and says why.
+  const inUse = uses.data !== undefined && uses.data.length > 0 ? uses.data : undefined;
+  const blockedId = `segment-${data.key}-in-use`;
   const askDelete = async () => {
     const ok = await confirm({
       title: 'Delete segment',
       message: (
         <>
-          Delete the segment <strong>{data.name}</strong> (<code>{data.key}</code>) and its {data.constraints.length} constraint{data.constraints.length === 1 ? '' : 's'}? The
-          service refuses while rules or rollouts use it{uses.data !== undefined && uses.data.length > 0 ? `, and ${uses.data.length} do` : ''}.
+          Delete the segment <strong>{data.name}</strong> (<code>{data.key}</code>) and its {data.constraints.length} constraint{data.constraints.length === 1 ? '' : 's'}? No rule or
+          rollout uses it.
         </>
       ),
       action: 'Delete segment',
@@ -87,7 +91,14 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
         actions={
           <>
             <CopySegmentAction ns={ns} segment={data} />
-            <button type="button" className="button button-danger" disabled={deleting.on || remove.isPending} title={deleting.hint} onClick={() => void askDelete()}>
+            <button
+              type="button"
+              className="button button-ghost danger-text"
+              disabled={deleting.on || remove.isPending || inUse !== undefined || uses.isPending}
+              title={deleting.hint ?? (inUse === undefined ? undefined : messageText(segmentInUse(ns, data.key, inUse)))}
+              aria-describedby={inUse === undefined ? undefined : blockedId}
+              onClick={() => void askDelete()}
+            >
               Delete segment
             </button>
           </>
@@ -99,6 +110,11 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
           <span className={data.matchType === 'ANY_MATCH_TYPE' ? 'badge badge-warning' : 'badge badge-accent'}>Match {matchTypeLabel(data.matchType).toLowerCase()}</span>
         </p>
       </PageHeader>
+      {inUse !== undefined && (
+        <p className="notice segment-in-use" id={blockedId} role="note">
+          It cannot be deleted: <MessageText message={segmentInUse(ns, data.key, inUse)} />
+        </p>
+      )}
       <ErrorBanner error={shownError(remove.error, uses.data === undefined ? undefined : { segmentUses: uses.data })} />
       <PageTabs
         label="Segment sections"

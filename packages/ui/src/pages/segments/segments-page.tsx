@@ -109,7 +109,7 @@ export function SegmentsPage() {
                 type="search"
                 className="grow"
                 aria-label="Search segments"
-                placeholder="Search by key, name, description or property"
+                placeholder="Search key, name, description or property"
                 value={query}
                 onChange={(e) => setQuery(e.target.value)}
               />

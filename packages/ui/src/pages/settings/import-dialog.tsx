@@ -13,7 +13,7 @@ import { Dialog } from '../../components/dialog.js';
 import { Field } from '../../components/field.js';
 import { useToast } from '../../components/toast.js';
 import { documentFormat, IMPORT_MODES, type ImportMode, type ImportSummary, previewHeadline } from '../../lib/document-import.js';
-import { withoutNamespace } from '../../lib/document-retarget.js';
+import { otherNamespaceMessage, otherNamespaceOf, withoutNamespace } from '../../lib/document-retarget.js';
 import { ImportPreview } from './import-preview.js';
 import './import-dialog.css';
 
@@ -40,6 +40,8 @@ export function ImportDialog({ open, namespaceKey, onClose }: ImportDialogProps)
   const id = useId();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [preview, setPreview] = useState<{ of: string; summary: ImportSummary } | undefined>(undefined);
+  // A document naming another namespace, found in the browser: the service is not asked.
+  const [mismatch, setMismatch] = useState<{ of: string; named: string } | undefined>(undefined);
   const queries = useQueryClient();
   const toast = useToast();
 
@@ -63,6 +65,7 @@ export function ImportDialog({ open, namespaceKey, onClose }: ImportDialogProps)
     if (!open) return;
     setDraft(EMPTY);
     setPreview(undefined);
+    setMismatch(undefined);
     resetDryRun();
     resetApply();
   }, [open, namespaceKey, resetDryRun, resetApply]);
@@ -84,23 +87,30 @@ export function ImportDialog({ open, namespaceKey, onClose }: ImportDialogProps)
   const retarget = async () => {
     edit({ text: await withoutNamespace(draft.text, documentFormat(draft.text, draft.fileName)) });
   };
-  const otherNamespace = dryRun.error instanceof ApiError && dryRun.error.field === 'namespace';
+  const named = mismatch !== undefined && mismatch.of === draftKey(draft) ? mismatch.named : undefined;
+  const otherNamespace = named !== undefined || (dryRun.error instanceof ApiError && dryRun.error.field === 'namespace');
 
   const current = preview !== undefined && preview.of === draftKey(draft) ? preview.summary : undefined;
   const busy = dryRun.isPending || apply.isPending;
-  const error = apply.error ?? dryRun.error;
+  const error = apply.error?.message ?? dryRun.error?.message ?? (named === undefined ? undefined : otherNamespaceMessage(named, namespaceKey));
   // The preview or the refusal may be out of sight in a long dialog: bring whichever came into view.
   const documentRef = useRef<HTMLDivElement>(null);
   const previewRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (current !== undefined) previewRef.current?.scrollIntoView({ block: 'start' });
-    else if (error !== null) documentRef.current?.scrollIntoView({ block: 'nearest' });
+    else if (error !== undefined) documentRef.current?.scrollIntoView({ block: 'nearest' });
   }, [current, error]);
 
-  const submit = () => {
+  const submit = async () => {
     if (draft.text.trim() === '' || busy) return;
-    if (current === undefined) dryRun.mutate();
-    else apply.mutate();
+    if (current !== undefined) {
+      apply.mutate();
+      return;
+    }
+    const of = draftKey(draft);
+    const other = await otherNamespaceOf(draft.text, documentFormat(draft.text, draft.fileName), namespaceKey);
+    if (other !== undefined) setMismatch({ of, named: other });
+    else dryRun.mutate();
   };
 
   return (
@@ -109,7 +119,7 @@ export function ImportDialog({ open, namespaceKey, onClose }: ImportDialogProps)
       wide
       title={`Import into ${namespaceKey}`}
       onClose={onClose}
-      onSubmit={submit}
+      onSubmit={() => void submit()}
       footer={
         <>
           <button type="button" className="button" onClick={onClose}>
@@ -135,7 +145,7 @@ export function ImportDialog({ open, namespaceKey, onClose }: ImportDialogProps)
         <span className="muted">{draft.fileName ?? 'or paste the document below'}</span>
       </div>
       <div ref={documentRef}>
-        <Field label="Document" hint="A Flipt export (YAML or JSON) of one namespace; its namespace, if it names one, must be this one." error={error?.message}>
+        <Field label="Document" hint="A Flipt export (YAML or JSON) of one namespace; its namespace, if it names one, must be this one." error={error}>
           <textarea className="import-text" data-autofocus rows={8} spellCheck={false} value={draft.text} onChange={(e) => edit({ text: e.target.value, fileName: undefined })} />
         </Field>
       </div>

@@ -10,7 +10,8 @@ import { NameKeyFields } from '../../components/name-key-fields.js';
 import { ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
 import { shownErrors } from '../../api/user-error.js';
-import { changesOf, hasProblems, nameKeyProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
+import { useFreshRefusal } from '../../hooks/form-errors.js';
+import { changesOf, hasProblems, KEY_HINT, nameKeyProblems, type Problems, withoutProblem } from '../../lib/form-checks.js';
 
 export interface NamespaceDialogProps {
   open: boolean;
@@ -45,9 +46,13 @@ export function NamespaceDialog({ open, namespace, onClose }: NamespaceDialogPro
   }, [open, namespace, reset]);
 
   const refused = shownErrors(save.error, ['key', 'name', 'description']);
-  const errorOf = (field: string) => checks[field] ?? refused.byField[field];
+  const refusal = useFreshRefusal(save.error);
+  const refusedNow = refusal.fresh(refused.byField);
+  const errorOf = (field: string) => checks[field] ?? refusedNow[field];
   const edit = (changes: Partial<typeof form>) => {
-    setChecks((old) => Object.keys(changesOf(form, changes)).reduce(withoutProblem, old));
+    const changed = Object.keys(changesOf(form, changes));
+    setChecks((old) => changed.reduce(withoutProblem, old));
+    refusal.edited(...changed);
     setForm((f) => ({ ...f, ...changes }));
   };
   const submit = () => {
@@ -68,7 +73,7 @@ export function NamespaceDialog({ open, namespace, onClose }: NamespaceDialogPro
         value={form}
         onChange={edit}
         errors={{ name: errorOf('name'), key: errorOf('key') }}
-        keyHint={editing ? 'The key of a namespace cannot be changed.' : 'Letters, digits, - _ and ,. It appears in API paths and cannot be changed later.'}
+        keyHint={editing ? 'The key of a namespace cannot be changed.' : `${KEY_HINT} It appears in API paths and cannot be changed later.`}
         keyReadOnly={editing}
       />
       <Field label="Description" error={errorOf('description')}>
