@@ -67,7 +67,7 @@ function document(dir: string, namespace: string, flagKey: string): string {
 
 async function importInto(url: string, file: string): Promise<void> {
   const result = await runEnsign(['import', file], { env: { ENSIGN_DB_URL: url } });
-  if (result.code !== 0) throw new Error(`ensign import failed: ${result.stderr}`);
+  if (result.code !== 0) throw new Error(`ensign import failed (exit ${result.code}): ${result.stderr}${result.stdout}`);
 }
 
 async function twoServers(t: ExecutionContext, dialect: TestDialect): Promise<void> {

@@ -38,9 +38,11 @@ export function knexConfig(parsed: ParsedDatabaseUrl, options: StoreOptions): Kn
         max: 1,
         afterCreate: (conn: SqliteConnection, done: (err: Error | null, conn: SqliteConnection) => void) => {
           try {
+            // The busy timeout first: turning a file to WAL takes an exclusive lock, which another
+            // process reading the file (a server beside `ensign import`) holds back for a moment.
+            conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
             conn.pragma('foreign_keys = ON');
             conn.pragma('journal_mode = WAL');
-            conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
             done(null, conn);
           } catch (err) {
             done(err as Error, conn);
