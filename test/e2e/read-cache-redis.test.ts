@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import test from 'ava';
-import { createTestDatabase, type EnsignProcess, freePort, type JsonClient, jsonClient, scratchDir, startEnsign } from '@ensign/testkit';
+import { createTestDatabase, type EnsignProcess, eventually, freePort, type JsonClient, jsonClient, scratchDir, startEnsign } from '@ensign/testkit';
 import { ok } from '../helpers/api.js';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -83,15 +83,6 @@ async function readIsHit(api: JsonClient, path: string): Promise<boolean> {
   return (await counter(api, 'hit')) > before;
 }
 
-/** Polls `check` until it holds (bounded); resolves whether it did. */
-async function eventually(check: () => Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return true;
-    await delay(50);
-  }
-  return false;
-}
-
 const servers: EnsignProcess[] = [];
 let redis: TestRedis | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -133,6 +124,12 @@ test('a write through one control plane is read through the other at once; Redis
   const rename = async (api: JsonClient, name: string) => ok(await api.put(path, { key: 'color', name }));
   const nameVia = async (api: JsonClient) => ok(await api.get(path)).name as string;
 
+  // Each server's revision poll evicts a namespace's entries once when it finds a revision written
+  // elsewhere: the entries below are cached after cp2 has found cp1's writes, as a reader would be.
+  const revisionOf = async (api: JsonClient): Promise<number> => ok(await api.get('/internal/v1/evaluation/snapshot/namespace/shop?format=ensign')).revision as number;
+  const caughtUp = async (): Promise<boolean> => (await revisionOf(cp2)) === (await revisionOf(cp1));
+  t.true(await eventually(caughtUp), 'cp2 holds what cp1 wrote');
+
   // Through the second control plane the flag is cached (a hit on the second read).
   t.is(await nameVia(cp2), 'First');
   t.true(await readIsHit(cp2, path), 'the second read through cp2 comes from the cache');
@@ -141,6 +138,8 @@ test('a write through one control plane is read through the other at once; Redis
   // A write through the first control plane is seen through the second at once.
   await rename(cp1, 'Second');
   t.is(await nameVia(cp2), 'Second');
+  t.true(await eventually(caughtUp));
+  await nameVia(cp2);
   t.true(await readIsHit(cp2, path));
   ok(await cp1.post('/api/v1/namespaces', { key: 'office', name: 'Office' }));
   t.true(ok(await cp2.get('/api/v1/namespaces')).namespaces.some((n: { key: string }) => n.key === 'office'), 'namespace lists too');

@@ -66,5 +66,14 @@ test('the reservations of a process are gone when it exits', async (t) => {
   const asker = await askAnotherProcess(5);
   for (const port of asker.ports) t.is(reservationOf(port), String(asker.pid));
   await asker.exit();
-  for (const port of asker.ports) t.throws(() => reservationOf(port), { code: 'ENOENT' });
+  // Gone, or already taken again by another process asking meanwhile (the test beside this one).
+  const holderOf = (port: number): string | undefined => {
+    try {
+      return reservationOf(port);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  };
+  for (const port of asker.ports) t.not(holderOf(port), String(asker.pid));
 });
