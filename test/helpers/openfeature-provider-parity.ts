@@ -4,7 +4,7 @@
  * asked of each, both sides written as one line per answer (value, reason as Flipt's wire says it,
  * segments) and compared.
  */
-import type { JsonClient } from '@ensign/testkit';
+import type { JsonClient, JsonResponse } from '@ensign/testkit';
 import type { Client, EvaluationDetails, FlagValue } from '@openfeature/server-sdk';
 import { ok } from './api.js';
 
@@ -124,6 +124,20 @@ export interface ParityReport {
 }
 
 /**
+ * `POST /evaluate/v1/batch`, sent again once when the connection failed before an answer: an
+ * evaluation changes nothing, and on a loaded machine the comparison between two batches can
+ * outlast the server's keep-alive, so a request may meet the socket the server is closing.
+ */
+async function evaluateBatch(api: JsonClient, requests: unknown[]): Promise<JsonResponse<{ responses: WireAnswer[] }>> {
+  try {
+    return await api.post('/evaluate/v1/batch', { requests });
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return api.post('/evaluate/v1/batch', { requests });
+  }
+}
+
+/**
  * Every flag of `flags` for every entity, `perBatch` entities to a `POST /evaluate/v1/batch`, the
  * provider asked the same through `client`; attachments are compared for every tenth entity.
  */
@@ -132,7 +146,7 @@ export async function compareWithServer(api: JsonClient, client: Client, namespa
   for (let start = 0; start < entities.length; start += perBatch) {
     const group = entities.slice(start, start + perBatch);
     const requests = group.flatMap((entity) => flags.map((flag) => ({ namespaceKey, flagKey: flag.key, entityId: entity.entityId, context: entity.context })));
-    const answers = ok<{ responses: WireAnswer[] }>(await api.post('/evaluate/v1/batch', { requests })).responses;
+    const answers = ok<{ responses: WireAnswer[] }>(await evaluateBatch(api, requests)).responses;
     for (let e = 0; e < group.length; e++) {
       const entity = group[e]!;
       const withAttachment = (start + e) % 10 === 0;
