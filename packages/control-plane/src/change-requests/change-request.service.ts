@@ -231,7 +231,7 @@ export class ChangeRequestService {
       return changeRequests.schedule(namespaceKey, id, applyAt);
     }
     const request = await changeRequests.get(namespaceKey, id);
-    return changeRequests.apply(namespaceKey, id, () => this.runAll(namespaceKey, request.changes, { ...state, changeRequest: { scheduled: false } }, true));
+    return changeRequests.apply(namespaceKey, id, () => this.runAll(namespaceKey, request.changes, state, true));
   }
 
   /**
@@ -258,7 +258,7 @@ export class ChangeRequestService {
   /** Every change run and rolled back: the change records they would make, or the first refusal, naming its change. */
   private async tryChanges(namespaceKey: string, changes: readonly ProposedChange[], state: AppState): Promise<ChangeRecord[]> {
     changes.forEach((change, i) => this.deps.dispatcher.resolve(change, namespaceKey, `changes[${i}]`));
-    const { records } = await this.deps.store.trial(namespaceKey, () => this.runAll(namespaceKey, changes, { ...state, changeRequest: { scheduled: false } }));
+    const { records } = await this.deps.store.trial(namespaceKey, () => this.runAll(namespaceKey, changes, state));
     return records;
   }
 
