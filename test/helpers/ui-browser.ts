@@ -43,10 +43,31 @@ export interface OpenedPage {
 }
 
 /**
+ * Tests of one file that hold pages at once. Chromium's pages share the machine's two cores with
+ * the servers and the other test files; past two, a page only waits for CPU until its actions time
+ * out. A test holds its place from its first page until it ends (so one that opens two pages never
+ * waits on itself).
+ */
+const PAGE_HOLDERS = 2;
+const holders = new Set<ExecutionContext>();
+const queued: Array<() => void> = [];
+
+async function holdPages(t: ExecutionContext): Promise<void> {
+  if (holders.has(t)) return;
+  while (holders.size >= PAGE_HOLDERS) await new Promise<void>((resolve) => queued.push(resolve));
+  holders.add(t);
+  t.teardown(() => {
+    holders.delete(t);
+    queued.shift()?.();
+  });
+}
+
+/**
  * Opens `baseUrl` + `path` in a fresh context. `allowConsoleErrors` lists patterns of console
  * errors a test provokes on purpose (a refused request logs one in Chromium).
  */
 export async function openPage(t: ExecutionContext, browser: Browser, url: string, options: PageOptions & { allowConsoleErrors?: RegExp[] } = {}): Promise<OpenedPage> {
+  await holdPages(t);
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
     colorScheme: options.colorScheme ?? 'light',
