@@ -37,6 +37,12 @@ async function bind(options: EnsignProviderOptions, wait = true): Promise<{ prov
 
 const hasEvent = (events: Array<{ type: ProviderEvents }>, type: ProviderEvents, after: number) => eventually(() => events.slice(after).some((e) => e.type === type));
 
+/** Whether a server a request could not reach is still running, and the end of its output. */
+async function serverState(server: EnsignProcess): Promise<string> {
+  const code = await Promise.race([server.exited, new Promise<undefined>((resolve) => setImmediate(resolve, undefined))]);
+  return `the server ${code === undefined ? 'is still running' : `exited with ${code}`}; its last output:\n${server.logs().slice(-3000)}`;
+}
+
 for (const hash of ['crc32', 'murmur3'] as const) {
   test.serial(`parity under ${hash}: 10,000 entities, every flag of Flipt's readonly data, the provider and POST /evaluate/v1/batch agree`, async (t) => {
     t.timeout(600_000);
@@ -48,7 +54,10 @@ for (const hash of ['crc32', 'murmur3'] as const) {
       const { provider, client } = await bind({ url: server.server.baseUrl, token: READONLY_TOKEN, namespace: namespaceKey, counts: false, logger: SILENT });
       t.teardown(() => provider.onClose());
       t.is(provider.hash, hash, 'the server\'s hash, as it announces it');
-      const report = await compareWithServer(server.api, client, namespaceKey, flags, parityEntities(ENTITIES, pairs, hash === 'crc32' ? 1 : 2));
+      const report = await compareWithServer(server.api, client, namespaceKey, flags, parityEntities(ENTITIES, pairs, hash === 'crc32' ? 1 : 2)).catch(async (err: unknown) => {
+        t.log(await serverState(server.server));
+        throw err;
+      });
       t.is(report.compared, ENTITIES * flags.length);
       t.deepEqual(report.differences, [], `${namespaceKey}: ${flags.length} flags`);
       t.true((report.reasons.MATCH ?? 0) > ENTITIES, 'rules matched, not only defaults');

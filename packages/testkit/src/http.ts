@@ -21,6 +21,17 @@ export interface JsonClient {
   del<T = any>(path: string, headers?: Record<string, string>): Promise<JsonResponse<T>>;
 }
 
+/**
+ * fetch's own error says only "fetch failed"; the cause (refused, reset, a timeout) is what tells
+ * a dead server from a dropped connection. Still a TypeError, as callers that retry expect.
+ */
+function connectionFailure(method: string, url: string, err: unknown): unknown {
+  if (!(err instanceof TypeError)) return err;
+  const cause = err.cause as { code?: string; message?: string } | undefined;
+  const why = cause === undefined ? '' : `: ${[cause.code, cause.message].filter(Boolean).join(' ')}`;
+  return new TypeError(`${method} ${url}: ${err.message}${why}`, { cause: err.cause });
+}
+
 /** Creates a client for `baseUrl` (for example `http://127.0.0.1:8080`). */
 export function jsonClient(baseUrl: string): JsonClient {
   const request = async <T>(method: string, path: string, body?: RequestBody, headers: Record<string, string> = {}): Promise<JsonResponse<T>> => {
@@ -29,7 +40,9 @@ export function jsonClient(baseUrl: string): JsonClient {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       init.headers = { 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) };
     }
-    const res = await fetch(`${baseUrl}${path}`, init);
+    const res = await fetch(`${baseUrl}${path}`, init).catch((err: unknown) => {
+      throw connectionFailure(method, `${baseUrl}${path}`, err);
+    });
     const text = await res.text();
     let parsed: unknown = text;
     if (text !== '') {
