@@ -8,6 +8,8 @@ type Answering = Socket & { [ANSWERING]?: ServerResponse };
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+const KEEP_ALIVE_MS = 65_000;
+
 /** A listening server that can be stopped gracefully. */
 export interface RunningServer {
   /** `http://host:port` (`https://` over TLS) as clients reach it. */
@@ -38,6 +40,11 @@ export async function listen(handler: Handler, options: { host: string; port: nu
     handler(req, res);
   };
   const server = options.tls === undefined ? createServer(onRequest) : createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest);
+  // An idle connection is kept past the 60 s idle timeout of the usual load balancers, so the
+  // balancer (or a client pool) closes it first and never sends a request into a socket being
+  // closed here (Node's 5 s default races them). Headers must keep arriving within a longer time.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on(options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));

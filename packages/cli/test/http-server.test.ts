@@ -65,3 +65,17 @@ test('listening on a port in use rejects with EADDRINUSE', async (t) => {
   t.is((err as NodeJS.ErrnoException).code, 'EADDRINUSE');
   await first.shutdown(1000);
 });
+
+test('an idle connection is kept for 65 s, past a load balancer\'s usual 60 s, and the answer says so', async (t) => {
+  const server = await listen((_req, res) => res.end('ok'), { host: '127.0.0.1', port: 0 });
+  t.teardown(() => server.shutdown(1_000));
+  const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+    const req = request(`${server.address}/`, { headers: { Connection: 'keep-alive' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.headers['keep-alive'] as string | undefined));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  t.is(keepAlive, 'timeout=65');
+});
