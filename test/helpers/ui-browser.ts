@@ -23,6 +23,12 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
 }
 
+/**
+ * How long an action or a wait for the page may take. What passes takes as long as it takes; the
+ * bound only decides when a page that lags on a loaded two-core CI machine counts as failed.
+ */
+export const ACTION_TIMEOUT_MS = 30_000;
+
 export interface PageOptions {
   /** 1280×800 by default. */
   viewport?: { width: number; height: number };
@@ -75,7 +81,7 @@ export async function openPage(t: ExecutionContext, browser: Browser, url: strin
     timezoneId: options.timezoneId ?? 'UTC',
     ...(options.locale === undefined ? {} : { locale: options.locale }),
   });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   // Page loads fetch the bundle from a server that shares two cores with the rest of a CI run.
   context.setDefaultNavigationTimeout(45_000);
   const page = await context.newPage();
