@@ -12,6 +12,7 @@ import { ok, uniqueKey } from '../helpers/api.js';
 import { UNAUTHENTICATED, withToken } from '../helpers/auth.js';
 import { ALICE, OIDC_BOOTSTRAP_TOKEN, type OidcEnsign, startOidcEnsign } from '../helpers/oidc-ensign.js';
 import { openPage, screenshot, useBrowser, useEnsign } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const SESSION_COOKIE = 'svc_client_token';
 const DAY_MS = 86_400_000;
@@ -81,15 +82,15 @@ test.serial('the login page names each provider and offers the client token fiel
   const { page, close } = await openPage(t, ui.browser, oidc.server.baseUrl);
   await loginHeading(page).waitFor();
   await page.getByRole('button', { name: 'Sign in with Alpha' }).waitFor();
-  t.true(await page.getByText('Ensign', { exact: true }).isVisible(), 'the product name');
-  t.true(await page.getByRole('button', { name: 'Sign in with Beta' }).isVisible());
-  t.is(await page.getByRole('button', { name: /^Sign in with/ }).count(), 2, 'no GitHub button: the code host is not enabled');
-  t.true(await page.getByLabel('Client token').isVisible());
-  t.true(await page.getByRole('button', { name: 'Sign in', exact: true }).isVisible());
-  t.false(await page.getByText('Your session has ended').isVisible(), 'no reason: there was no session');
+  await expect(page.getByText('Ensign', { exact: true }), 'the product name').toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in with Beta' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Sign in with/ }), 'no GitHub button: the code host is not enabled').toHaveCount(2);
+  await expect(page.getByLabel('Client token')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  await expect(page.getByText('Your session has ended'), 'no reason: there was no session').toBeHidden();
 
   await page.keyboard.press('Tab');
-  t.is(await page.evaluate<string>('document.activeElement?.textContent'), 'Sign in with Alpha', 'the first provider is the first stop of the keyboard');
+  await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent'), 'the first provider is the first stop of the keyboard').toBe('Sign in with Alpha');
   await screenshot(page, 'login');
   await close();
 
@@ -101,7 +102,7 @@ test.serial('the login page names each provider and offers the client token fiel
 
   const narrow = await openPage(t, ui.browser, oidc.server.baseUrl, { viewport: { width: 390, height: 844 } });
   await narrow.page.getByRole('button', { name: 'Sign in with Beta' }).waitFor();
-  t.true(await narrow.page.evaluate<boolean>('document.documentElement.scrollWidth <= 390'), 'nothing wider than the screen');
+  await expect.poll(() => narrow.page.evaluate<boolean>('document.documentElement.scrollWidth <= 390'), 'nothing wider than the screen').toBe(true);
   await screenshot(narrow.page, 'login-narrow');
   await narrow.close();
 });
@@ -117,7 +118,7 @@ test.serial('a provider login lands in the app, writes carry the CSRF token, and
   });
   await signInWith(page, 'Beta');
   selfChecks = 0;
-  t.true(await page.getByRole('button', { name: 'Sign out' }).isVisible());
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   const cookie = await sessionCookie(context);
   if (cookie === undefined) return t.fail('no session cookie after the login');
   const self = await jsonClient(oidc.server.baseUrl).get('/auth/v1/self', { Cookie: `${SESSION_COOKIE}=${cookie}` });
@@ -142,8 +143,8 @@ test.serial('a provider login lands in the app, writes carry the CSRF token, and
   await page.reload();
   await loginHeading(page).waitFor();
   await page.getByRole('button', { name: 'Sign in with Alpha' }).waitFor();
-  t.false(await page.getByText('Your session has ended').isVisible(), 'signing out is no ended session');
-  t.false(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'a reload stays on the login page');
+  await expect(page.getByText('Your session has ended'), 'signing out is no ended session').toBeHidden();
+  await expect(page.getByRole('button', { name: 'Sign out' }), 'a reload stays on the login page').toBeHidden();
   t.deepEqual((await jsonClient(oidc.server.baseUrl).get('/auth/v1/self', { Cookie: `${SESSION_COOKIE}=${cookie}` })).body, UNAUTHENTICATED, 'the old cookie no longer works');
   await close();
 });
@@ -152,7 +153,7 @@ test.serial('a deep link survives the login, and a session ended elsewhere says 
   const { page, context, close } = await openPage(t, ui.browser, `${oidc.server.baseUrl}/namespaces/shop/flags`);
   await loginHeading(page).waitFor();
   await signInWith(page, 'Alpha', '/namespaces/shop/flags');
-  t.is(await page.getByLabel('Namespace', { exact: true }).inputValue(), 'shop');
+  await expect(page.getByLabel('Namespace', { exact: true })).toHaveValue('shop');
 
   // The session ends under the page (here: expired through the API with its own cookie).
   const cookie = await sessionCookie(context);
@@ -161,8 +162,8 @@ test.serial('a deep link survives the login, and a session ended elsewhere says 
   t.is((await session.put('/auth/v1/self/expire', undefined, { Cookie: `${SESSION_COOKIE}=${cookie}`, 'X-CSRF-Token': csrf })).status, 200);
   await page.reload();
   await loginHeading(page).waitFor();
-  t.true(await page.getByText('Your session has ended. Please sign in again.').isVisible());
-  t.is(new URL(page.url()).pathname, '/namespaces/shop/flags', 'the address is kept for the next login');
+  await expect(page.getByText('Your session has ended. Please sign in again.')).toBeVisible();
+  await expect.poll(() => new URL(page.url()).pathname, 'the address is kept for the next login').toBe('/namespaces/shop/flags');
   await close();
 });
 
@@ -170,19 +171,19 @@ test.serial('a pasted token signs in; a wrong one is refused beside the field an
   const { page, close } = await openPage(t, ui.browser, `${oidc.server.baseUrl}/settings/tokens`);
   const field = page.getByLabel('Client token');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  t.is(await errorOf(page, field), 'Paste a client token');
+  await expect.poll(() => errorOf(page, field)).toBe('Paste a client token');
 
   await field.fill('not-a-token');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByText('The token was not accepted').waitFor();
-  t.is(await errorOf(page, field), 'The token was not accepted: it is unknown, has expired or was deleted.', "the service's answer as a sentence, next to the field");
-  t.is(await field.inputValue(), 'not-a-token', 'what was pasted is kept');
+  await expect.poll(() => errorOf(page, field), "the service's answer as a sentence, next to the field").toBe('The token was not accepted: it is unknown, has expired or was deleted.');
+  await expect(field, 'what was pasted is kept').toHaveValue('not-a-token');
 
   await field.fill(OIDC_BOOTSTRAP_TOKEN);
   await field.press('Enter');
   await page.getByRole('heading', { name: 'API tokens' }).waitFor();
-  t.is(new URL(page.url()).pathname, '/settings/tokens', 'the page asked for');
-  t.true(await page.getByText('initial_bootstrap_token').first().isVisible(), 'the caller in the top bar');
+  await expect.poll(() => new URL(page.url()).pathname, 'the page asked for').toBe('/settings/tokens');
+  await expect(page.getByText('initial_bootstrap_token').first(), 'the caller in the top bar').toBeVisible();
   await page.getByRole('row').filter({ hasText: 'initial_bootstrap_token' }).getByText('Your session').waitFor();
 
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -204,7 +205,7 @@ test.serial('Settings → API tokens: create with description, namespace and exp
   const nameField = dialog.getByLabel('Name', { exact: true });
   const expiry = dialog.getByLabel('Expires on');
   await dialog.getByRole('button', { name: 'Create token' }).click();
-  t.regex((await errorOf(page, nameField)) ?? '', /^Give the token a name/);
+  await expect.poll(async () => (await errorOf(page, nameField)) ?? '').toMatch(/^Give the token a name/);
 
   const name = uniqueKey('deploy');
   await nameField.fill(name);
@@ -214,24 +215,24 @@ test.serial('Settings → API tokens: create with description, namespace and exp
   await expiry.fill('12000-01-01');
   await dialog.getByRole('button', { name: 'Create token' }).click();
   await dialog.getByText(/must be an RFC 3339 timestamp/).waitFor();
-  t.regex((await errorOf(page, expiry)) ?? '', /^The expiry must be an RFC 3339 timestamp/);
-  t.is(await nameField.inputValue(), name);
-  t.is(await dialog.getByLabel('Namespace access').inputValue(), 'shop');
+  await expect.poll(async () => (await errorOf(page, expiry)) ?? '').toMatch(/^The expiry must be an RFC 3339 timestamp/);
+  await expect(nameField).toHaveValue(name);
+  await expect(dialog.getByLabel('Namespace access')).toHaveValue('shop');
   await screenshot(page, 'tokens-create');
 
   await dialog.getByRole('button', { name: '30 days', exact: true }).click();
-  t.is(await dialog.getByRole('button', { name: '30 days', exact: true }).getAttribute('aria-pressed'), 'true');
-  t.is(await errorOf(page, expiry), undefined, 'a new choice clears the refusal');
+  await expect(dialog.getByRole('button', { name: '30 days', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => errorOf(page, expiry), 'a new choice clears the refusal').toBe(undefined);
   await dialog.getByRole('button', { name: 'Create token' }).click();
   const created = page.getByRole('dialog', { name: 'Token created' });
   await created.waitFor();
-  t.true(await created.getByText('it will not be shown again').isVisible());
+  await expect(created.getByText('it will not be shown again')).toBeVisible();
+  await expect(created.getByLabel('New token')).toHaveValue(/^\S{20,}$/);
   const clientToken = await created.getByLabel('New token').inputValue();
-  t.regex(clientToken, /^\S{20,}$/);
   await screenshot(page, 'tokens');
   await created.getByRole('button', { name: 'Copy token' }).click();
   await created.getByRole('button', { name: 'Copied' }).waitFor();
-  t.is(await page.evaluate<string>('navigator.clipboard.readText()'), clientToken, 'the clipboard holds the token');
+  await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()'), 'the clipboard holds the token').toBe(clientToken);
 
   // The token works, for its namespace only, and carries what was entered.
   const asToken = withToken(oidc.server.baseUrl, clientToken);
@@ -244,18 +245,18 @@ test.serial('Settings → API tokens: create with description, namespace and exp
 
   await created.getByRole('button', { name: 'Done' }).click();
   await created.waitFor({ state: 'hidden' });
-  t.is(await page.getByLabel('New token').count(), 0, 'the token is not shown again');
+  await expect(page.getByLabel('New token'), 'the token is not shown again').toHaveCount(0);
   const row = page.getByRole('row').filter({ hasText: name });
   await row.waitFor();
-  t.true(await row.getByText('CI pipeline of the shop').isVisible());
-  t.true(await row.getByText('shop', { exact: true }).isVisible());
-  t.false(await row.getByText('Never').isVisible());
-  t.false(await row.getByText(clientToken).isVisible());
+  await expect(row.getByText('CI pipeline of the shop')).toBeVisible();
+  await expect(row.getByText('shop', { exact: true })).toBeVisible();
+  await expect(row.getByText('Never')).toBeHidden();
+  await expect(row.getByText(clientToken)).toBeHidden();
 
   await page.getByLabel('Theme').selectOption('dark');
   await screenshot(page, 'tokens-dark');
   await page.setViewportSize({ width: 390, height: 844 });
-  t.true(await page.evaluate<boolean>('document.documentElement.scrollWidth <= 390'), 'nothing wider than the screen');
+  await expect.poll(() => page.evaluate<boolean>('document.documentElement.scrollWidth <= 390'), 'nothing wider than the screen').toBe(true);
   await screenshot(page, 'tokens-narrow');
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByLabel('Theme').selectOption('light');
@@ -265,7 +266,7 @@ test.serial('Settings → API tokens: create with description, namespace and exp
   const confirm = page.getByRole('dialog', { name: 'Delete token' });
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await confirm.waitFor({ state: 'hidden' });
-  t.true(await row.isVisible());
+  await expect(row).toBeVisible();
   t.is((await asToken.get('/api/v1/namespaces/shop/flags')).status, 200, 'still works after Cancel');
 
   await row.getByRole('button', { name: `Delete token ${name}` }).click();
@@ -280,9 +281,9 @@ test.serial('Settings → API tokens: create with description, namespace and exp
 test.serial('without authentication required the tokens page needs no login', async (t) => {
   const { page, close } = await openPage(t, ui.browser, `${open.server.baseUrl}/settings/tokens`);
   await page.getByRole('heading', { name: 'API tokens' }).waitFor();
-  t.false(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'nobody is signed in');
+  await expect(page.getByRole('button', { name: 'Sign out' }), 'nobody is signed in').toBeHidden();
   await page.getByRole('row').filter({ hasText: 'initial_bootstrap_token' }).waitFor();
-  t.true(await page.getByRole('row').filter({ hasText: 'initial_bootstrap_token' }).getByText('All namespaces').isVisible());
+  await expect(page.getByRole('row').filter({ hasText: 'initial_bootstrap_token' }).getByText('All namespaces')).toBeVisible();
 
   const name = uniqueKey('sdk');
   await page.setViewportSize({ width: 390, height: 844 });
@@ -297,8 +298,8 @@ test.serial('without authentication required the tokens page needs no login', as
   await created.waitFor({ state: 'hidden' });
   const row = page.getByRole('row').filter({ hasText: name });
   await row.waitFor();
-  t.true(await row.getByText('Never').isVisible());
-  t.is(await page.evaluate<string>('document.activeElement?.textContent'), 'Create token', 'focus returns to the button that opened the dialog');
+  await expect(row.getByText('Never')).toBeVisible();
+  await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent'), 'focus returns to the button that opened the dialog').toBe('Create token');
 
   await row.getByRole('button', { name: `Delete token ${name}` }).click();
   await page.getByRole('dialog', { name: 'Delete token' }).getByRole('button', { name: 'Delete token' }).click();
@@ -310,7 +311,7 @@ test.serial('without authentication required the tokens page needs no login', as
 test.serial('where static tokens are not enabled the page says so instead of offering creation', async (t: ExecutionContext) => {
   const { page, close } = await openPage(t, ui.browser, `${tokenless.server.baseUrl}/settings/tokens`);
   await page.getByText('Static tokens are not enabled on this server').waitFor();
-  t.is(await page.getByRole('button', { name: 'Create token' }).count(), 0);
+  await expect(page.getByRole('button', { name: 'Create token' })).toHaveCount(0);
   await page.getByText('No API tokens yet').waitFor();
   await close();
 });

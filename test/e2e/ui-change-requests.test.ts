@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { ok } from '../helpers/api.js';
 import { withToken } from '../helpers/auth.js';
 import { openPage, type OpenedPage, type PageOptions, screenshot, useBrowser, useEnsign } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 import { signInWithToken } from '../helpers/ui-session.js';
 
 const ADMIN = 'ui-change-requests-admin-s3cret';
@@ -114,11 +115,11 @@ test.serial('an edit of a protected namespace lands in the author’s draft; sub
   await state(page, 'Draft').waitFor();
   const change = page.getByRole('list', { name: 'Changes' }).getByRole('listitem').filter({ hasText: 'Updated the flag' });
   await change.getByRole('list', { name: 'Changed fields' }).getByText('enabled', { exact: true }).waitFor();
-  t.regex((await change.getByRole('list', { name: 'Changed fields' }).textContent()) ?? '', /enabled: false → true/);
+  await expect(change.getByRole('list', { name: 'Changed fields' })).toHaveText(/enabled: false → true/);
   await page.getByRole('button', { name: 'Submit for review' }).click();
   await state(page, 'In review').waitFor();
   await page.getByText('You wrote this request: someone else approves it.').waitFor();
-  t.is(await page.getByRole('button', { name: 'Approve' }).count(), 0, 'the author cannot approve');
+  await expect(page.getByRole('button', { name: 'Approve' }), 'the author cannot approve').toHaveCount(0);
   await banner(page).getByText('Your edits go into a draft change request').waitFor();
   await screenshot(page, 'change-requests-in-review', { fullPage: true });
 
@@ -155,16 +156,14 @@ test.serial('"Promote to…" staging → prod: the preview, then the request thr
   await dialog.getByText('Choose at least one flag or segment.').waitFor();
   await dialog.getByRole('group', { name: 'Flags' }).getByRole('checkbox', { name: 'checkout' }).check();
   await preview.locator('.promote-preview:not(.stale)').getByText('1 change', { exact: true }).waitFor();
-  t.is(await preview.getByRole('list', { name: 'Preview' }).locator(':scope > li').count(), 1, 'one change');
+  await expect(preview.getByRole('list', { name: 'Preview' }).locator(':scope > li'), 'one change').toHaveCount(1);
   await preview.getByText('Checkout v2').waitFor();
   await dialog.getByRole('radio', { name: 'Every flag and segment' }).check();
   await preview.locator('.promote-preview:not(.stale)').getByRole('list', { name: 'Preview' }).getByText('Created the flag').waitFor();
-  const count = (await preview.locator('.promote-count strong').textContent()) ?? '';
-  t.regex(count, /^\d+ changes?$/);
-  t.true(Number.parseInt(count, 10) >= 2, `the banner flag and its rollout, and checkout's name: ${count}`);
+  await expect(preview.locator('.promote-count strong'), "the banner flag and its rollout, and checkout's name").toHaveText(/^([2-9]|[1-9]\d+) changes$/);
   await preview.getByRole('link', { name: 'banner' }).first().waitFor();
   await preview.getByText('Checkout v2', { exact: false }).first().waitFor();
-  t.is(await dialog.getByLabel('Title').inputValue(), 'Promote staging to prod');
+  await expect(dialog.getByLabel('Title')).toHaveValue('Promote staging to prod');
   await screenshot(page, 'change-requests-promote-preview');
   t.is(await prodFlag('banner'), undefined, 'a preview stores nothing');
 
@@ -192,7 +191,7 @@ test.serial('a draft whose flag changed since it was written says so, and is re-
   await page.getByRole('button', { name: 'Save details' }).click();
   const draftLink = banner(page).getByRole('link', { name: 'Draft changes' });
   await draftLink.waitFor();
-  t.is(await page.getByLabel('Description').inputValue(), '', 'the field shows what is applied');
+  await expect(page.getByLabel('Description'), 'the field shows what is applied').toHaveValue('');
 
   // Meanwhile the flag is changed directly, with the policy lowered and raised again.
   const api = admin();
@@ -208,7 +207,7 @@ test.serial('a draft whose flag changed since it was written says so, and is re-
   await conflict.waitFor({ state: 'detached' });
   const fields = page.getByRole('list', { name: 'Changes' }).getByRole('list', { name: 'Changed fields' });
   await fields.getByText('Changed meanwhile').waitFor();
-  t.regex((await fields.textContent()) ?? '', /description: Changed meanwhile → One-page checkout/);
+  await expect(fields).toHaveText(/description: Changed meanwhile → One-page checkout/);
 
   await page.getByRole('button', { name: 'Cancel request' }).click();
   await page.getByRole('dialog', { name: 'Cancel change request' }).getByRole('button', { name: 'Cancel request' }).click();

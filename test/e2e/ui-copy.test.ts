@@ -9,6 +9,7 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 const SRC = 'copy-staging';
@@ -85,7 +86,7 @@ test.serial('a flag is copied with its variants and default variant, not its rul
   await dialog.getByText('its 2 variants (default “green”)').waitFor();
   const select = dialog.getByLabel('Namespace');
   t.deepEqual(await select.locator('option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value)), ['default', DST, 'copy-far-away'], 'every namespace but the source');
-  t.is(await select.locator(`option[value="${DST}"]`).textContent(), `Production (${DST})`);
+  await expect(select.locator(`option[value="${DST}"]`)).toHaveText(`Production (${DST})`);
   await select.selectOption(DST);
   await screenshot(page, 'copy-flag-dialog');
   await dialog.getByRole('button', { name: 'Copy flag' }).click();
@@ -130,7 +131,7 @@ test.serial('copying a flag again is refused before anything is sent, naming it 
   t.is(imports.count, 0, 'no import was sent');
   t.deepEqual(await contents(DST), before);
   const link = refusal.getByRole('link', { name: 'Open the existing flag' });
-  t.is(await link.getAttribute('href'), `/namespaces/${DST}/flags/checkout`);
+  await expect(link).toHaveAttribute('href', `/namespaces/${DST}/flags/checkout`);
 
   // Another target clears the refusal.
   await dialog.getByLabel('Namespace').selectOption('copy-far-away');
@@ -150,7 +151,7 @@ test.serial('a segment is copied with its constraints; copying it again is refus
   const dialog = page.getByRole('dialog', { name: 'Copy segment to namespace' });
   await dialog.getByText('with its 2 constraints').waitFor();
   await dialog.getByLabel('Namespace').selectOption(DST);
-  t.is(await dialog.getByLabel('Namespace').locator(`option[value="${SRC}"]`).count(), 0, 'the source is not a target');
+  await expect(dialog.getByLabel('Namespace').locator(`option[value="${SRC}"]`), 'the source is not a target').toHaveCount(0);
   await dialog.getByRole('button', { name: 'Copy segment' }).click();
   await dialog.getByRole('status').filter({ hasText: 'Segment “beta” was copied to the namespace “Production”.' }).waitFor();
 
@@ -223,15 +224,15 @@ test.serial('a read-only server offers no copy; with no other namespace the dial
   await page.getByRole('button', { name: 'Copy to namespace…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Copy segment to namespace' });
   await dialog.getByText('There is no other namespace to copy to.').waitFor();
-  t.is(await dialog.getByRole('link', { name: 'Create a namespace' }).getAttribute('href'), '/settings/namespaces');
-  t.true(await dialog.getByRole('button', { name: 'Copy segment' }).isDisabled());
+  await expect(dialog.getByRole('link', { name: 'Create a namespace' })).toHaveAttribute('href', '/settings/namespaces');
+  await expect(dialog.getByRole('button', { name: 'Copy segment' })).toBeDisabled();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   await page.route('**/meta/info', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ storage: { type: 'database', readOnly: true } }) }));
   for (const path of [`/namespaces/${SRC}/segments/beta`, `/namespaces/${SRC}/flags/checkout`]) {
     await page.goto(`${ui.server.baseUrl}${path}`);
     await page.getByRole('button', { name: 'Copy key' }).waitFor();
-    t.is(await page.getByRole('button', { name: 'Copy to namespace…' }).count(), 0, `${path}: no copy on a read-only server`);
+    await expect(page.getByRole('button', { name: 'Copy to namespace…' }), `${path}: no copy on a read-only server`).toHaveCount(0);
   }
   await close();
 });

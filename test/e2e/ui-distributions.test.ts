@@ -7,6 +7,7 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 const NS = 'ui-distributions';
@@ -47,7 +48,7 @@ test.serial('a rule at 80% shows the 20% that gets no variant; only totals above
   await dialog.getByLabel('blue percentage').fill('0');
   await dialog.getByText('Total: 80%').waitFor();
   await dialog.getByText('20% get no variant').waitFor();
-  t.true(await dialog.getByRole('button', { name: 'Create rule' }).isEnabled());
+  await expect(dialog.getByRole('button', { name: 'Create rule' })).toBeEnabled();
   await dialog.getByRole('button', { name: 'Create rule' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await ruleCard(page, 1).getByText('20% get no variant').waitFor();
@@ -58,8 +59,8 @@ test.serial('a rule at 80% shows the 20% that gets no variant; only totals above
   const edit = page.getByRole('dialog', { name: 'Edit rule' });
   await edit.getByLabel('blue percentage').fill('30');
   await edit.getByText('Distribution: the percentages add up to 110%; lower them to 100% or less.').waitFor();
-  t.is(await edit.getByLabel('blue percentage').getAttribute('aria-invalid'), 'true');
-  t.true(await edit.getByRole('button', { name: 'Save rule' }).isDisabled());
+  await expect(edit.getByLabel('blue percentage')).toHaveAttribute('aria-invalid', 'true');
+  await expect(edit.getByRole('button', { name: 'Save rule' })).toBeDisabled();
   await screenshot(page, 'rule-dialog-over-100');
   await edit.getByLabel('blue percentage').fill('20');
   await edit.getByText('Total: 100%').waitFor();
@@ -85,7 +86,7 @@ test.serial('deleting a variant names the rule that loses its share; the rule th
   await ruleCard(page, 1).getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit rule' });
   await edit.getByText('20% get no variant').waitFor();
-  t.true(await edit.getByRole('button', { name: 'Save rule' }).isEnabled(), 'a rule below 100% is not refused');
+  await expect(edit.getByRole('button', { name: 'Save rule' }), 'a rule below 100% is not refused').toBeEnabled();
   await edit.getByRole('button', { name: 'Save rule' }).click();
   await edit.waitFor({ state: 'hidden' });
   await close();
@@ -99,8 +100,8 @@ test.serial('the Console says an entity fell in the rule’s unassigned share, n
   await page.getByRole('button', { name: 'Evaluate' }).click();
   const result = page.getByRole('region', { name: 'Result' });
   await result.getByText('Matched rule 1 (segment beta-testers) but fell in its unassigned 20%: no variant').waitFor();
-  t.is(await result.getByText('No rule matched').count(), 0);
-  t.is(await result.getByRole('link', { name: 'beta-testers' }).count(), 1, 'the segment it matched is still listed');
+  await expect(result.getByText('No rule matched')).toHaveCount(0);
+  await expect(result.getByRole('link', { name: 'beta-testers' }), 'the segment it matched is still listed').toHaveCount(1);
   await screenshot(page, 'console-unassigned-share');
   await close();
 });

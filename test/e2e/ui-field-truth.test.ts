@@ -10,6 +10,7 @@ import test, { type ExecutionContext } from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '@ensign/testkit';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 const NS = 'truth';
@@ -58,16 +59,6 @@ const open = (t: ExecutionContext, path: string, options?: PageOptions) => openP
 
 const distributionsOf = async (flagKey: string): Promise<number[]> =>
   ((await ui.api.get(`/api/v1/namespaces/${NS}/flags/${flagKey}/rules`)).body.rules as Array<{ distributions: Array<{ rollout: number }> }>)[0]!.distributions.map((d) => d.rollout);
-
-/** Waits until `locator`'s texts are `expected`, then resolves them (the last read when they never are). */
-async function textsBecome(locator: Locator, expected: string[]): Promise<string[]> {
-  let last: string[] = [];
-  await eventually(async () => {
-    last = (await locator.allTextContents()).map((text) => text.trim());
-    return JSON.stringify(last) === JSON.stringify(expected);
-  });
-  return last;
-}
 
 test('a refusal beside a field goes once that field changes: new flag, new segment, variant', async (t) => {
   const { page, close } = await open(t, `/namespaces/${NS}/flags`);
@@ -123,13 +114,12 @@ for (const [screen, options] of SCREENS) {
     await button.and(page.locator(':disabled')).waitFor();
     const note = page.getByRole('note').filter({ hasText: 'It cannot be deleted: Segment “beta” is used by' });
     await note.waitFor();
-    t.regex((await note.textContent()) ?? '', /It cannot be deleted: Segment “beta” is used by \d+ rules? and 1 rollout \(flag banner rollout 1, .*\): remove it from them first\./);
-    t.is(await button.getAttribute('aria-describedby'), await note.getAttribute('id'), 'the button is described by the reason');
-    t.regex((await button.getAttribute('title')) ?? '', /is used by/);
-    t.is(await note.getByRole('link', { name: 'flag banner rollout 1' }).getAttribute('href'), `/namespaces/${NS}/flags/banner`);
+    await expect(note).toHaveText(/It cannot be deleted: Segment “beta” is used by \d+ rules? and 1 rollout \(flag banner rollout 1, .*\): remove it from them first\./);
+    await expect(button, 'the button is described by the reason').toHaveAttribute('aria-describedby', (await note.getAttribute('id')) ?? '');
+    await expect(button).toHaveAttribute('title', /is used by/);
+    await expect(note.getByRole('link', { name: 'flag banner rollout 1' })).toHaveAttribute('href', `/namespaces/${NS}/flags/banner`);
     // Enabled, the button looks like Delete flag (a quiet red text, no filled red).
-    const segmentStyle = await button.evaluate((el) => el.className);
-    t.false(segmentStyle.includes('button-danger'), segmentStyle);
+    await expect(button).not.toHaveClass(/button-danger/);
     await screenshot(page, `segment-in-use-${options.colorScheme ?? 'light'}-${options.viewport?.width ?? 1280}`);
 
     // A segment nothing uses can be deleted, after a question, from a button styled as Delete flag's.
@@ -137,7 +127,7 @@ for (const [screen, options] of SCREENS) {
     await page.getByRole('heading', { name: 'Not used by any flag' }).waitFor();
     const idle = page.getByRole('button', { name: 'Delete segment' });
     await idle.and(page.locator(':enabled')).waitFor();
-    t.deepEqual(await idle.evaluate(colours), quiet);
+    await expect.poll(() => idle.evaluate(colours)).toEqual(quiet);
     await idle.click();
     await page.getByRole('dialog', { name: 'Delete segment' }).getByText('No rule or rollout uses it.').waitFor();
     await page.getByRole('dialog', { name: 'Delete segment' }).getByRole('button', { name: 'Cancel' }).click();
@@ -150,15 +140,14 @@ for (const [screen, options] of SCREENS) {
     const { page, close } = await open(t, `/namespaces/${NS}/flags/colour`, options);
     const card = page.getByRole('list', { name: 'Rules' }).getByRole('listitem', { name: 'Rule 1', exact: true });
     await card.getByRole('note').filter({ hasText: 'These distributions add up to 160%, more than 100%: evaluations give out only the first 100%, so the last 60% never apply.' }).waitFor();
-    t.deepEqual(await textsBecome(card.getByRole('list', { name: 'Distribution of rule 1' }).getByRole('listitem'), ['green → 50%', 'red → 50%', 'green → 60%']), ['green → 50%', 'red → 50%', 'green → 60%']);
+    await expect(card.getByRole('list', { name: 'Distribution of rule 1' }).getByRole('listitem')).toHaveText(['green → 50%', 'red → 50%', 'green → 60%']);
     await screenshot(page, `rule-over-100-${options.colorScheme ?? 'light'}-${options.viewport?.width ?? 1280}`, { fullPage: true });
 
     await card.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit rule' });
     const fields = ['green percentage', 'green (distribution 2) percentage', 'red percentage'];
     for (const [label, value] of [[fields[0]!, '50'], [fields[1]!, '60'], [fields[2]!, '50']] as const) {
-      await eventually(async () => (await edit.getByLabel(label, { exact: true }).inputValue()) === value);
-      t.is(await edit.getByLabel(label, { exact: true }).inputValue(), value, label);
+      await expect(edit.getByLabel(label, { exact: true }), label).toHaveValue(value);
     }
     await edit.getByText('Total: 160%').waitFor();
     await edit.getByText('Distribution: the percentages add up to 160%; lower them to 100% or less.').waitFor();

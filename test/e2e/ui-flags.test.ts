@@ -7,8 +7,9 @@
  * a browser apiece at once would starve a small machine.
  */
 import test, { type ExecutionContext } from 'ava';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 
@@ -39,13 +40,6 @@ async function seed(t: ExecutionContext, ns: string, what: { segments?: string[]
 const REFUSALS = [/Failed to load resource: the server responded with a status of [45]\d\d/];
 const open = (t: ExecutionContext, path: string, options?: PageOptions) => openPage(t, ui.browser, `${ui.server.baseUrl}${path}`, { allowConsoleErrors: REFUSALS, ...options });
 
-/** The texts of what an input's `aria-describedby` names: its hint and the service's error. */
-async function description(input: Locator): Promise<string> {
-  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter((id) => id !== '');
-  const texts = await Promise.all(ids.map((id) => input.page().locator(`[id="${id}"]`).textContent()));
-  return texts.join(' | ');
-}
-
 /** A screenshot without the toasts of the moment, which would hide part of the page. */
 async function shot(page: Page, name: string, fullPage = false): Promise<void> {
   const style = await page.addStyleTag({ content: '.toasts { display: none !important; }' });
@@ -74,9 +68,9 @@ test.serial('a variant flag: created in the dialog, variants with a JSON attachm
   await page.getByRole('button', { name: 'New flag' }).click();
   const dialog = page.getByRole('dialog', { name: 'New flag' });
   await dialog.getByLabel('Name').fill('Checkout flow');
-  t.is(await dialog.getByLabel('Key').inputValue(), 'checkout-flow', 'the key follows the name');
+  await expect(dialog.getByLabel('Key'), 'the key follows the name').toHaveValue('checkout-flow');
   await dialog.getByLabel('Description').fill('The new checkout');
-  t.true(await dialog.getByLabel('Variant').isChecked(), 'variant is the default type');
+  await expect(dialog.getByLabel('Variant'), 'variant is the default type').toBeChecked();
   await dialog.getByRole('button', { name: 'Create flag' }).click();
   await page.waitForURL(`**/namespaces/${ns}/flags/checkout-flow`);
   await page.getByRole('heading', { name: 'Checkout flow' }).waitFor();
@@ -92,17 +86,17 @@ test.serial('a variant flag: created in the dialog, variants with a JSON attachm
   variant = page.getByRole('dialog', { name: 'Add variant' });
   await variant.getByLabel('Key').fill('treatment');
   await variant.getByLabel('Attachment').fill('{"color": "blue",\n "size": 2,}');
-  t.regex(await description(variant.getByLabel('Attachment')), /Invalid JSON: Expected a property name \(no comma before \}\) but found '\}' at line 2, column 12/);
-  t.true(await variant.getByRole('button', { name: 'Create variant' }).isDisabled(), 'invalid JSON blocks saving');
+  await expect(variant.getByLabel('Attachment')).toHaveAccessibleDescription(/Invalid JSON: Expected a property name \(no comma before \}\) but found '\}' at line 2, column 12/);
+  await expect(variant.getByRole('button', { name: 'Create variant' }), 'invalid JSON blocks saving').toBeDisabled();
   await variant.getByLabel('Attachment').fill('{"color":"blue","size":2.0}');
   await variant.getByRole('button', { name: 'Format' }).click();
-  t.is(await variant.getByLabel('Attachment').inputValue(), '{\n  "color": "blue",\n  "size": 2.0\n}');
+  await expect(variant.getByLabel('Attachment')).toHaveValue('{\n  "color": "blue",\n  "size": 2.0\n}');
   await variant.getByRole('button', { name: 'Create variant' }).click();
   await variant.waitFor({ state: 'hidden' });
 
   const row = page.getByRole('row').filter({ hasText: 'treatment' });
   await row.getByText('{"color":"blue","size":2.0}').click();
-  t.is(await row.locator('pre').textContent(), '{\n  "color": "blue",\n  "size": 2.0\n}', 'expanded, pretty-printed');
+  await expect.poll(() => row.locator('pre').textContent(), 'expanded, pretty-printed').toBe('{\n  "color": "blue",\n  "size": 2.0\n}');
 
   // The same key twice: the service's message next to Key, the dialog as typed.
   await page.getByRole('button', { name: 'Add variant' }).click();
@@ -111,8 +105,8 @@ test.serial('a variant flag: created in the dialog, variants with a JSON attachm
   await variant.getByLabel('Name').fill('Again');
   await variant.getByRole('button', { name: 'Create variant' }).click();
   await variant.getByText('This flag already has a variant with the key “control”', { exact: false }).first().waitFor();
-  t.regex(await description(variant.getByLabel('Key')), /already has a variant with the key “control”/);
-  t.is(await variant.getByLabel('Name').inputValue(), 'Again');
+  await expect(variant.getByLabel('Key')).toHaveAccessibleDescription(/already has a variant with the key “control”/);
+  await expect(variant.getByLabel('Name')).toHaveValue('Again');
   await variant.getByRole('button', { name: 'Cancel' }).click();
 
   await saving(page, '/flags/checkout-flow', () => page.getByLabel('Default variant').selectOption({ label: 'treatment' }).then(() => undefined));
@@ -136,15 +130,15 @@ test.serial('a rule on a segment with a 50/50 split; totals over 100 are blocked
   await page.getByRole('button', { name: 'Add rule' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add rule' });
   await dialog.getByRole('checkbox', { name: 'beta' }).check();
-  t.is(await dialog.getByLabel('blue percentage').inputValue(), '50');
-  t.is(await dialog.getByLabel('green percentage').inputValue(), '50');
+  await expect(dialog.getByLabel('blue percentage')).toHaveValue('50');
+  await expect(dialog.getByLabel('green percentage')).toHaveValue('50');
   await dialog.getByText('Total: 100%').waitFor();
 
   await dialog.getByLabel('blue percentage').fill('60');
   await dialog.getByText('Total: 110%').waitFor();
   await dialog.getByText('Distribution: the percentages add up to 110%; lower them to 100% or less.').waitFor();
   await shot(page, 'rule-dialog');
-  t.true(await dialog.getByRole('button', { name: 'Create rule' }).isDisabled());
+  await expect(dialog.getByRole('button', { name: 'Create rule' })).toBeDisabled();
   await dialog.getByLabel('blue percentage').fill('50');
   await dialog.getByRole('button', { name: 'Create rule' }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -199,8 +193,8 @@ test.serial('a rule whose distribution fails stays open as the editor of that ru
   await page.getByRole('button', { name: 'Create rule' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit rule' });
   await dialog.getByText('the database is unavailable').waitFor();
-  t.is(await dialog.getByLabel('b percentage').inputValue(), '50', 'what was typed is kept');
-  t.true(await dialog.getByRole('checkbox', { name: 'beta' }).isChecked());
+  await expect(dialog.getByLabel('b percentage'), 'what was typed is kept').toHaveValue('50');
+  await expect(dialog.getByRole('checkbox', { name: 'beta' })).toBeChecked();
   await dialog.getByRole('button', { name: 'Save rule' }).click();
   await dialog.waitFor({ state: 'hidden' });
   const rules = await rulesOf(ns, 'retry');
@@ -223,7 +217,7 @@ test.serial('rules reorder with the move buttons and by drag and drop; a refused
 
   t.is(await saving(page, '/rules/order', () => ruleCard(page, 1).getByRole('button', { name: 'Move down' }).click()), 200);
   t.deepEqual(await ruleSegments(ns, 'ordered'), ['two', 'one', 'three'], 'moved down with the button');
-  t.true(await ruleCard(page, 2).getByRole('button', { name: 'Move down' }).evaluate((el) => el === el.ownerDocument.activeElement), 'the pressed button keeps the focus');
+  await expect(ruleCard(page, 2).getByRole('button', { name: 'Move down' }), 'the pressed button keeps the focus').toBeFocused();
   await saving(page, '/rules/order', () => ruleCard(page, 3).getByRole('button', { name: 'Move up' }).click());
   t.deepEqual(await ruleSegments(ns, 'ordered'), ['two', 'three', 'one'], 'moved up with the button');
 
@@ -254,7 +248,7 @@ test.serial('a namespace without segments says so in the rule dialog and links t
   await page.getByRole('button', { name: 'Add rule' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add rule' });
   await dialog.getByText('This namespace has no segments yet').waitFor();
-  t.true(await dialog.getByRole('button', { name: 'Create rule' }).isDisabled());
+  await expect(dialog.getByRole('button', { name: 'Create rule' })).toBeDisabled();
   await dialog.getByRole('link', { name: 'Create a segment on the Segments page' }).click();
   await page.waitForURL(`**/namespaces/${ns}/segments`);
   await close();
@@ -274,9 +268,9 @@ test.serial('a boolean flag: threshold and segment rollouts, reordered, and the 
   await page.getByRole('button', { name: 'Add rollout' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add rollout' });
   await dialog.getByLabel('Percentage slider').fill('45');
-  t.is(await dialog.getByLabel('Percentage', { exact: true }).inputValue(), '45', 'the number follows the slider');
+  await expect(dialog.getByLabel('Percentage', { exact: true }), 'the number follows the slider').toHaveValue('45');
   await dialog.getByLabel('Percentage', { exact: true }).fill('30');
-  t.is(await dialog.getByLabel('Percentage slider').inputValue(), '30', 'the slider follows the number');
+  await expect(dialog.getByLabel('Percentage slider'), 'the slider follows the number').toHaveValue('30');
   await dialog.getByLabel('Description').fill('A third of everyone');
   await dialog.getByRole('button', { name: 'Create rollout' }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -324,7 +318,7 @@ test.serial('a boolean flag: threshold and segment rollouts, reordered, and the 
   );
   await page.getByRole('switch', { name: 'Enabled' }).click();
   await page.getByText('The flag was not disabled: try again later').waitFor();
-  t.true(await page.getByRole('switch', { name: 'Enabled' }).isChecked(), 'rolled back');
+  await expect(page.getByRole('switch', { name: 'Enabled' }), 'rolled back').toBeChecked();
   t.true((await flagOf(ns, 'dark-mode')).enabled);
   await close();
 });
@@ -339,22 +333,22 @@ test.serial('the service’s refusals of a new flag show next to Key and keep wh
   await dialog.getByLabel('Boolean').check();
   await dialog.getByRole('button', { name: 'Create flag' }).click();
   await dialog.getByText('A flag with the key “existing” already exists in this namespace', { exact: false }).first().waitFor();
-  t.regex(await description(dialog.getByLabel('Key')), /A flag with the key “existing” already exists in this namespace/);
-  t.is(await dialog.getByLabel('Name').inputValue(), 'Existing');
-  t.is(await dialog.getByLabel('Description').inputValue(), 'Typed with care');
-  t.true(await dialog.getByLabel('Boolean').isChecked());
+  await expect(dialog.getByLabel('Key')).toHaveAccessibleDescription(/A flag with the key “existing” already exists in this namespace/);
+  await expect(dialog.getByLabel('Name')).toHaveValue('Existing');
+  await expect(dialog.getByLabel('Description')).toHaveValue('Typed with care');
+  await expect(dialog.getByLabel('Boolean')).toBeChecked();
 
   await dialog.getByLabel('Key').fill('has spaces!');
   await dialog.getByLabel('Name').fill('Renamed');
-  t.is(await dialog.getByLabel('Key').inputValue(), 'has spaces!', 'a typed key no longer follows the name');
+  await expect(dialog.getByLabel('Key'), 'a typed key no longer follows the name').toHaveValue('has spaces!');
   await dialog.getByRole('button', { name: 'Create flag' }).click();
   // Checked before sending, in the words the dialog uses for every field.
   await dialog.getByText('Use only letters, digits, hyphens (-), underscores (_) and commas in the key.').first().waitFor();
-  t.regex(await description(dialog.getByLabel('Key')), /Use only letters, digits, hyphens/);
+  await expect(dialog.getByLabel('Key')).toHaveAccessibleDescription(/Use only letters, digits, hyphens/);
 
   await dialog.getByLabel('Key').fill('');
   await dialog.getByLabel('Name').fill('Fresh start');
-  t.is(await dialog.getByLabel('Key').inputValue(), 'fresh-start', 'an emptied key follows the name again');
+  await expect(dialog.getByLabel('Key'), 'an emptied key follows the name again').toHaveValue('fresh-start');
   await dialog.getByRole('button', { name: 'Create flag' }).click();
   await page.waitForURL('**/flags/fresh-start');
   t.is((await flagOf(ns, 'fresh-start')).type, 'BOOLEAN_FLAG_TYPE');
@@ -364,13 +358,13 @@ test.serial('the service’s refusals of a new flag show next to Key and keep wh
 test.serial('the details: a refused name shows next to Name with the rest kept; a saved one renames the page', async (t) => {
   const { ns } = await seed(t, 'ui-details', { flag: { key: 'details', variants: ['a'] } });
   const { page, close } = await open(t, `/namespaces/${ns}/flags/details`);
-  t.is(await page.getByRole('link', { name: 'Evaluate in console' }).getAttribute('href'), `/namespaces/${ns}/console?flag=details`);
+  await expect(page.getByRole('link', { name: 'Evaluate in console' })).toHaveAttribute('href', `/namespaces/${ns}/console?flag=details`);
   await page.getByLabel('Name', { exact: true }).fill('');
   await page.getByLabel('Description', { exact: true }).fill('Kept when the save fails');
   await page.getByRole('button', { name: 'Save details' }).click();
   await page.getByText('Enter a name.').first().waitFor();
-  t.regex(await description(page.getByLabel('Name', { exact: true })), /Enter a name\./);
-  t.is(await page.getByLabel('Description', { exact: true }).inputValue(), 'Kept when the save fails');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveAccessibleDescription(/Enter a name\./);
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Kept when the save fails');
   await page.getByLabel('Name', { exact: true }).fill('Better name');
   await saving(page, '/flags/details', () => page.getByRole('button', { name: 'Save details' }).click());
   await page.getByRole('heading', { name: 'Better name', level: 1 }).waitFor();
@@ -416,27 +410,27 @@ test.serial('the list: search, filters and pages over 120 flags, kept in the add
   const { page, close } = await open(t, `/namespaces/${ns}/flags`);
   const rows = page.getByRole('row').filter({ has: page.getByRole('link') });
   await page.getByText('1–25 of 120').waitFor();
-  t.is(await rows.count(), 25);
-  t.is(await rows.first().getByRole('link').textContent(), 'flag-000');
+  await expect(rows).toHaveCount(25);
+  await expect(rows.first().getByRole('link')).toHaveText('flag-000');
   await shot(page, 'flags-list');
 
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByText('26–50 of 120').waitFor();
-  t.is(await rows.first().getByRole('link').textContent(), 'flag-025');
-  t.regex(page.url(), /page=2/);
+  await expect(rows.first().getByRole('link')).toHaveText('flag-025');
+  await expect(page).toHaveURL(/page=2/);
 
   await page.getByLabel('Search flags').fill('payments');
   await page.getByText('12 of 120 flags').waitFor();
-  t.is(await rows.count(), 12, 'back to the first page, searched in descriptions');
+  await expect(rows, 'back to the first page, searched in descriptions').toHaveCount(12);
   await page.getByLabel('Type').selectOption('BOOLEAN_FLAG_TYPE');
   await page.getByText('4 of 120 flags').waitFor();
   await page.getByLabel('State').selectOption('enabled');
   await page.getByText('2 of 120 flags').waitFor();
-  t.deepEqual(await rows.getByRole('link').allTextContents(), ['flag-000', 'flag-060']);
+  await expect(rows.getByRole('link')).toHaveText(['flag-000', 'flag-060']);
 
   await page.reload();
   await page.getByText('2 of 120 flags').waitFor();
-  t.is(await page.getByLabel('Search flags').inputValue(), 'payments', 'the address keeps the search');
+  await expect(page.getByLabel('Search flags'), 'the address keeps the search').toHaveValue('payments');
   await rows.getByRole('link', { name: 'flag-060' }).click();
   await page.waitForURL('**/flags/flag-060');
   await page.goBack();
@@ -453,7 +447,7 @@ test.serial('on a narrow screen and in the dark theme the flag pages stay usable
   await ui.api.post(`/api/v1/namespaces/${ns}/flags/narrow/rules`, { segmentKey: 'beta', rank: 1 });
   const narrow = await open(t, `/namespaces/${ns}/flags/narrow`, { viewport: { width: 390, height: 844 } });
   await narrow.page.getByRole('heading', { name: 'Rule 1' }).waitFor();
-  t.false(await narrow.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth'), 'no sideways scrolling');
+  await expect.poll(() => narrow.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth'), 'no sideways scrolling').toBe(false);
   await narrow.page.getByRole('switch', { name: 'Enabled' }).focus();
   await narrow.page.keyboard.press('Space');
   await narrow.page.getByText('Flag disabled').waitFor();
