@@ -8,6 +8,7 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 
@@ -37,9 +38,9 @@ async function seedFlag(t: ExecutionContext, ns: string, attachment = ''): Promi
 const changes = (page: Page): Locator => page.getByRole('list', { name: 'Changes' }).locator(':scope > li');
 const change = (page: Page, what: string): Locator => page.getByRole('list', { name: 'Changes' }).getByRole('listitem', { name: what, exact: true });
 /** What each entry says it did, newest first. */
-const summaries = (page: Page): Promise<string[]> => changes(page).locator('.change-what').allTextContents();
+const summaries = (page: Page): Locator => changes(page).locator('.change-what');
 /** The changed-field lines of an entry, as a user reads them. */
-const linesOf = (entry: Locator): Promise<string[]> => entry.getByRole('list', { name: 'Changed fields' }).getByRole('listitem').allTextContents();
+const linesOf = (entry: Locator): Locator => entry.getByRole('list', { name: 'Changed fields' }).getByRole('listitem');
 
 const noSideways = (page: Page): Promise<boolean> => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
 
@@ -47,8 +48,8 @@ test.serial('a flag’s History tab: a rename and a distribution changed in the 
   await seedFlag(t, 'hist-flag');
   const { page, close } = await open(t, '/namespaces/hist-flag/flags/flag-x/history');
   await change(page, 'Created the flag').waitFor();
-  t.is(await page.getByRole('link', { name: 'History' }).getAttribute('aria-current'), 'page', 'the History tab is the current one');
-  t.deepEqual(await summaries(page), [
+  await expect(page.getByRole('link', { name: 'History' }), 'the History tab is the current one').toHaveAttribute('aria-current', 'page');
+  await expect(summaries(page)).toHaveText([
     'Created the distribution to green in the rule for beta',
     'Created the distribution to blue in the rule for beta',
     'Created the rule for beta',
@@ -56,7 +57,7 @@ test.serial('a flag’s History tab: a rename and a distribution changed in the 
     'Created variant blue',
     'Created the flag',
   ]);
-  t.deepEqual(await linesOf(change(page, 'Created the flag')), ['key: flag-x', 'name: flag-x', 'enabled: true', 'type: VARIANT_FLAG_TYPE']);
+  await expect(linesOf(change(page, 'Created the flag'))).toHaveText(['key: flag-x', 'name: flag-x', 'enabled: true', 'type: VARIANT_FLAG_TYPE']);
   await page.getByText('6 changes', { exact: true }).waitFor();
 
   // Edits on the Overview tab: the name, then the rule's split.
@@ -78,23 +79,23 @@ test.serial('a flag’s History tab: a rename and a distribution changed in the 
   await page.keyboard.press('Enter');
   await page.waitForURL('**/flags/flag-x/history');
   await page.getByText('9 changes', { exact: true }).waitFor();
-  const [first, second, third] = await summaries(page);
-  t.deepEqual([first, second].sort(), ['Updated the distribution to blue in the rule for beta', 'Updated the distribution to green in the rule for beta']);
-  t.is(third, 'Updated the flag');
-  t.deepEqual(await linesOf(change(page, 'Updated the flag')), ['name: flag-x → Renamed'], 'only the field that changed');
-  t.deepEqual(await linesOf(change(page, 'Updated the distribution to blue in the rule for beta')), ['rollout: 50 → 30']);
-  t.deepEqual(await linesOf(change(page, 'Updated the distribution to green in the rule for beta')), ['rollout: 50 → 70']);
+  // The two distributions were written at once: in either order.
+  await expect.poll(async () => (await summaries(page).allTextContents()).slice(0, 2).sort()).toEqual(['Updated the distribution to blue in the rule for beta', 'Updated the distribution to green in the rule for beta']);
+  await expect(summaries(page).nth(2)).toHaveText('Updated the flag');
+  await expect(linesOf(change(page, 'Updated the flag')), 'only the field that changed').toHaveText(['name: flag-x → Renamed']);
+  await expect(linesOf(change(page, 'Updated the distribution to blue in the rule for beta'))).toHaveText(['rollout: 50 → 30']);
+  await expect(linesOf(change(page, 'Updated the distribution to green in the rule for beta'))).toHaveText(['rollout: 50 → 70']);
 
   // Who and when: no authentication here, so anonymous; the exact time in the title.
   const rename = change(page, 'Updated the flag');
-  t.regex((await rename.locator('.change-meta').textContent()) ?? '', /^anonymous · just now$/);
-  t.regex((await rename.locator('time').getAttribute('title')) ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+  await expect(rename.locator('.change-meta')).toHaveText(/^anonymous · just now$/);
+  await expect(rename.locator('time')).toHaveAttribute('title', /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
 
   // A write made on the History tab itself (the header's switch) shows up without leaving it.
   await page.getByRole('switch', { name: 'Enabled' }).click();
   await page.getByText('10 changes', { exact: true }).waitFor();
-  t.is((await summaries(page))[0], 'Updated the flag');
-  t.deepEqual(await linesOf(changes(page).first()), ['enabled: true → false']);
+  await expect(summaries(page).first()).toHaveText('Updated the flag');
+  await expect(linesOf(changes(page).first())).toHaveText(['enabled: true → false']);
   await screenshot(page, 'flag-history', { fullPage: true });
   await close();
 });
@@ -120,10 +121,10 @@ test.serial('a segment’s History tab lists a constraint added in the UI; a ref
   await page.unroute('**/audit/events?*');
   await page.getByRole('button', { name: 'Retry' }).click();
   await change(page, 'Created the constraint on plan').waitFor();
-  t.deepEqual(await summaries(page), ['Created the constraint on plan', 'Created the segment']);
-  t.deepEqual(await linesOf(change(page, 'Created the constraint on plan')), ['type: STRING_COMPARISON_TYPE', 'property: plan', 'operator: eq', 'value: pro'], 'the segment it belongs to left out');
-  t.deepEqual(await linesOf(change(page, 'Created the segment')), ['key: pro', 'name: Pro customers', 'matchType: ALL_MATCH_TYPE']);
-  t.is(await page.getByRole('button', { name: 'Load older' }).count(), 0, 'one page holds it all');
+  await expect(summaries(page)).toHaveText(['Created the constraint on plan', 'Created the segment']);
+  await expect(linesOf(change(page, 'Created the constraint on plan')), 'the segment it belongs to left out').toHaveText(['type: STRING_COMPARISON_TYPE', 'property: plan', 'operator: eq', 'value: pro']);
+  await expect(linesOf(change(page, 'Created the segment'))).toHaveText(['key: pro', 'name: Pro customers', 'matchType: ALL_MATCH_TYPE']);
+  await expect(page.getByRole('button', { name: 'Load older' }), 'one page holds it all').toHaveCount(0);
   await close();
 });
 
@@ -142,34 +143,33 @@ test.serial('the Activity page: newest first, filters in the address, links to f
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
   await page.waitForURL(`**/namespaces/${ns}/activity`);
   await page.getByText('The newest 25 of 30 changes', { exact: true }).waitFor();
-  t.deepEqual((await summaries(page)).slice(0, 3), ['Deleted the flag', 'Created the flag', 'Created the segment']);
-  const owners = await changes(page).locator('.change-owner a').allTextContents();
-  t.deepEqual(owners, stored.events.slice(0, 25).map((e) => e.parentKey ?? e.key), 'in the service’s order, newest first');
-  const times = await changes(page).locator('time').evaluateAll((els) => els.map((el) => el.getAttribute('datetime') ?? ''));
-  t.deepEqual([...times].sort().reverse(), times, 'newest first');
+  await expect.poll(async () => (await summaries(page).allTextContents()).slice(0, 3)).toEqual(['Deleted the flag', 'Created the flag', 'Created the segment']);
+  await expect(changes(page).locator('.change-owner a'), 'in the service’s order, newest first').toHaveText(stored.events.slice(0, 25).map((e) => e.parentKey ?? e.key));
+  const times = () => changes(page).locator('time').evaluateAll((els) => els.map((el) => el.getAttribute('datetime') ?? ''));
+  await expect.poll(async () => (await times()).filter((time, i, all) => i > 0 && time > all[i - 1]!), 'newest first: no time later than the one above it').toEqual([]);
 
   // Load older, from the keyboard: the rest, down to the namespace's creation.
   await page.getByRole('button', { name: 'Load older' }).focus();
   await page.keyboard.press('Enter');
   await page.getByText('30 changes', { exact: true }).waitFor();
-  t.is((await summaries(page)).at(-1), 'Created the namespace');
-  t.is(await page.getByRole('button', { name: 'Load older' }).count(), 0, 'nothing older');
+  await expect(summaries(page).last()).toHaveText('Created the namespace');
+  await expect(page.getByRole('button', { name: 'Load older' }), 'nothing older').toHaveCount(0);
 
   // Filters, kept in the address.
   await page.getByLabel('Type').selectOption({ label: 'Segments' });
   await page.waitForURL(/type=segment/);
   await page.getByText('1 change', { exact: true }).waitFor();
-  t.deepEqual(await summaries(page), ['Created the segment']);
+  await expect(summaries(page)).toHaveText(['Created the segment']);
   await page.getByLabel('Type').selectOption({ label: 'Flags' });
   await page.getByText('The newest 25 of 28 changes', { exact: true }).waitFor();
   await page.getByLabel('Action').selectOption({ label: 'Deleted' });
   await page.waitForURL(/type=flag&action=deleted/);
   await page.getByText('1 change', { exact: true }).waitFor();
-  t.deepEqual(await summaries(page), ['Deleted the flag']);
-  t.deepEqual(await linesOf(change(page, 'Deleted the flag')), ['key: gone', 'name: Gone', 'enabled: true', 'type: BOOLEAN_FLAG_TYPE']);
+  await expect(summaries(page)).toHaveText(['Deleted the flag']);
+  await expect(linesOf(change(page, 'Deleted the flag'))).toHaveText(['key: gone', 'name: Gone', 'enabled: true', 'type: BOOLEAN_FLAG_TYPE']);
   await page.reload();
   await change(page, 'Deleted the flag').waitFor();
-  t.is(await page.getByLabel('Action').inputValue(), 'deleted', 'the address keeps the filters');
+  await expect(page.getByLabel('Action'), 'the address keeps the filters').toHaveValue('deleted');
 
   await page.getByLabel('Action').selectOption({ label: 'Reordered' });
   await page.getByText('No changes match these filters').waitFor();
@@ -182,7 +182,7 @@ test.serial('the Activity page: newest first, filters in the address, links to f
   await page.getByRole('link', { name: 'See its changes' }).click();
   await page.waitForURL(/\/activity\?key=gone$/);
   await page.getByText('2 changes', { exact: true }).waitFor();
-  t.deepEqual(await summaries(page), ['Deleted the flag', 'Created the flag']);
+  await expect(summaries(page)).toHaveText(['Deleted the flag', 'Created the flag']);
   await page.getByRole('button', { name: 'Show all keys' }).click();
   await page.getByText('The newest 25 of 30 changes', { exact: true }).waitFor();
 
@@ -205,13 +205,13 @@ test.serial('on a 390×844 screen, light and dark, the History tab and the Activ
   for (const colorScheme of ['light', 'dark'] as const) {
     const { page, close } = await open(t, `/namespaces/${ns}/flags/flag-x/history`, { viewport: { width: 390, height: 844 }, colorScheme });
     await change(page, 'Updated variant blue').waitFor();
-    t.true(await noSideways(page), `${colorScheme}: no sideways scrolling on the History tab`);
+    await expect.poll(() => noSideways(page), `${colorScheme}: no sideways scrolling on the History tab`).toBe(true);
     await screenshot(page, `flag-history-narrow-${colorScheme}`, { fullPage: true });
 
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
     await change(page, 'Created the namespace').waitFor();
-    t.true(await noSideways(page), `${colorScheme}: no sideways scrolling on the Activity page`);
+    await expect.poll(() => noSideways(page), `${colorScheme}: no sideways scrolling on the Activity page`).toBe(true);
     await screenshot(page, `activity-narrow-${colorScheme}`, { fullPage: true });
     await close();
   }

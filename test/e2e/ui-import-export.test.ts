@@ -9,6 +9,7 @@ import test, { type ExecutionContext } from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 
@@ -47,8 +48,7 @@ async function openImport(page: Page, ns: string): Promise<Locator> {
 }
 
 /** The keys a preview lists under `heading` ("Flags created"). */
-const listed = (dialog: Locator, heading: string): Promise<string[]> =>
-  dialog.getByRole('region', { name: 'Preview' }).getByRole('list', { name: new RegExp(`^${heading}`) }).getByRole('listitem').allTextContents();
+const listed = (dialog: Locator, heading: string): Locator => dialog.getByRole('region', { name: 'Preview' }).getByRole('list', { name: new RegExp(`^${heading}`) }).getByRole('listitem');
 
 const flagKeys = async (ns: string): Promise<string[]> => ((await ui.api.get(`/api/v1/namespaces/${ns}/flags`)).body as { flags: Array<{ key: string }> }).flags.map((f) => f.key);
 
@@ -64,7 +64,7 @@ test.serial('a namespace exported as YAML imports into another through a preview
   const dialog = await openImport(page, 'target');
   await dialog.locator('input[type="file"]').setInputFiles({ name: 'source.yaml', mimeType: 'application/yaml', buffer: Buffer.from(text) });
   await dialog.getByText('source.yaml', { exact: true }).waitFor();
-  t.is(await dialog.getByRole('textbox', { name: 'Document' }).inputValue(), text, 'the chosen file is shown');
+  await expect(dialog.getByRole('textbox', { name: 'Document' }), 'the chosen file is shown').toHaveValue(text);
   let importCalls = 0;
   page.on('request', (request) => {
     if (request.method() === 'POST' && request.url().includes('/import')) importCalls++;
@@ -76,13 +76,13 @@ test.serial('a namespace exported as YAML imports into another through a preview
   const retarget = dialog.getByRole('button', { name: 'Import into target instead' });
   await retarget.click();
   await retarget.waitFor({ state: 'detached' });
-  t.false((await dialog.getByRole('textbox', { name: 'Document' }).inputValue()).includes('key: source'), 'the namespace is gone from the document');
+  await expect(dialog.getByRole('textbox', { name: 'Document' }), 'the namespace is gone from the document').not.toHaveValue(/key: source/);
 
   await dialog.getByRole('button', { name: 'Preview' }).click();
   const preview = dialog.getByRole('region', { name: 'Preview' });
   await preview.getByText('2 flags created; 1 segment created').waitFor();
-  t.deepEqual(await listed(dialog, 'Flags created'), ['checkout', 'banner']);
-  t.deepEqual(await listed(dialog, 'Segments created'), ['beta']);
+  await expect(listed(dialog, 'Flags created')).toHaveText(['checkout', 'banner']);
+  await expect(listed(dialog, 'Segments created')).toHaveText(['beta']);
   t.deepEqual(await flagKeys('target'), [], 'the preview wrote nothing');
   await screenshot(page, 'import-preview');
 
@@ -106,21 +106,21 @@ test.serial('a key already there is refused by the preview; skipping or replacin
   await dialog.getByRole('textbox', { name: 'Document' }).fill('flags:\n- key: checkout\n  name: Checkout again\n- key: extra\n  name: Extra\n');
   await dialog.getByRole('button', { name: 'Preview' }).click();
   await dialog.getByText('flags[0].key: flag "checkout" already exists in namespace "target"', { exact: false }).waitFor();
-  t.is(await dialog.getByRole('textbox', { name: 'Document' }).getAttribute('aria-invalid'), 'true');
+  await expect(dialog.getByRole('textbox', { name: 'Document' })).toHaveAttribute('aria-invalid', 'true');
 
   await dialog.getByRole('radio', { name: /^Skip existing/ }).check();
-  t.is(await dialog.getByRole('alert').count(), 0, 'a new choice clears the refusal');
+  await expect(dialog.getByRole('alert'), 'a new choice clears the refusal').toHaveCount(0);
   await dialog.getByRole('button', { name: 'Preview' }).click();
   await dialog.getByRole('region', { name: 'Preview' }).getByText('1 flag created').waitFor();
-  t.deepEqual(await listed(dialog, 'Flags created'), ['extra']);
-  t.deepEqual(await listed(dialog, 'Flags left as they are'), ['checkout']);
+  await expect(listed(dialog, 'Flags created')).toHaveText(['extra']);
+  await expect(listed(dialog, 'Flags left as they are')).toHaveText(['checkout']);
 
   await dialog.getByRole('radio', { name: /^Replace everything/ }).check();
-  t.is(await dialog.getByRole('button', { name: 'Apply' }).count(), 0, 'another choice needs another preview');
+  await expect(dialog.getByRole('button', { name: 'Apply' }), 'another choice needs another preview').toHaveCount(0);
   await dialog.getByRole('button', { name: 'Preview' }).click();
   await dialog.getByRole('region', { name: 'Preview' }).getByText('1 flag created, 1 updated, 1 deleted; 1 segment deleted').waitFor();
-  t.deepEqual(await listed(dialog, 'Flags deleted'), ['banner']);
-  t.deepEqual(await listed(dialog, 'Segments deleted'), ['beta']);
+  await expect(listed(dialog, 'Flags deleted')).toHaveText(['banner']);
+  await expect(listed(dialog, 'Segments deleted')).toHaveText(['beta']);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   t.deepEqual(await flagKeys('target'), ['checkout', 'banner'], 'nothing was applied');
   await close();
@@ -134,9 +134,9 @@ test('an invalid document shows the service\'s error with its place in the docum
   await dialog.getByRole('button', { name: 'Preview' }).click();
   const error = dialog.getByRole('alert');
   await error.waitFor();
-  t.regex((await error.textContent()) ?? '', /flags\[0\]\.rules\[0\]\.distributions\[0\]\.variant/);
-  t.is(await dialog.getByRole('textbox', { name: 'Document' }).inputValue(), bad);
-  t.is(await dialog.getByRole('button', { name: 'Apply' }).count(), 0);
+  await expect(error).toHaveText(/flags\[0\]\.rules\[0\]\.distributions\[0\]\.variant/);
+  await expect(dialog.getByRole('textbox', { name: 'Document' })).toHaveValue(bad);
+  await expect(dialog.getByRole('button', { name: 'Apply' })).toHaveCount(0);
 
   await dialog.getByRole('textbox', { name: 'Document' }).fill('flags:\n  - key: a\n   name: b\n');
   await dialog.getByRole('button', { name: 'Preview' }).click();
@@ -148,7 +148,7 @@ test('an invalid document shows the service\'s error with its place in the docum
 test('on a 390×844 screen the namespaces and the import dialog fit, preview included', async (t) => {
   const { page, close } = await open(t, '/settings/namespaces', { viewport: { width: 390, height: 844 } });
   await page.getByRole('button', { name: 'Export namespace source' }).waitFor();
-  t.false(await page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth'), 'no sideways scrolling');
+  await expect.poll(() => page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth'), 'no sideways scrolling').toBe(false);
   await screenshot(page, 'namespaces-narrow');
   const dialog = await openImport(page, 'checks');
   await dialog.getByRole('textbox', { name: 'Document' }).fill('flags:\n- key: narrow-screen-flag-with-a-long-key\n  name: Narrow\nsegments:\n- key: phones\n  name: Phones\n');
@@ -157,9 +157,12 @@ test('on a 390×844 screen the namespaces and the import dialog fit, preview inc
   const box = await dialog.boundingBox();
   t.truthy(box);
   t.true(box!.x >= 0 && box!.x + box!.width <= 390, `the dialog is within the screen: ${JSON.stringify(box)}`);
-  const heading = await dialog.getByRole('heading', { name: 'Preview' }).boundingBox();
-  t.true(heading !== null && heading.y >= 0 && heading.y + heading.height <= 844, `the preview is scrolled into sight: ${JSON.stringify(heading)}`);
-  t.is(await dialog.getByRole('button', { name: 'Apply' }).isVisible(), true);
+  const headingInSight = async () => {
+    const heading = await dialog.getByRole('heading', { name: 'Preview' }).boundingBox();
+    return heading !== null && heading.y >= 0 && heading.y + heading.height <= 844;
+  };
+  await expect.poll(headingInSight, 'the preview is scrolled into sight').toBe(true);
+  await expect(dialog.getByRole('button', { name: 'Apply' })).toBeVisible();
   await screenshot(page, 'import-dialog-narrow');
   await close();
 });

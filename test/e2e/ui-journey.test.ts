@@ -8,6 +8,7 @@
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 // The token method is on, so the settings can create tokens; nothing requires one.
 const ui = useUiServer(test, { env: { ENSIGN_LOG_LEVEL: 'warn', ENSIGN_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true' } });
@@ -60,7 +61,7 @@ test('namespace → segment → variant flag with a 50/50 rule → console → b
   await page.getByRole('button', { name: 'New namespace' }).click();
   const nsDialog = page.getByRole('dialog', { name: 'New namespace' });
   await nsDialog.getByLabel('Name', { exact: true }).fill('Shop');
-  t.is(await nsDialog.getByLabel('Key', { exact: true }).inputValue(), 'shop', 'the key is suggested from the name');
+  await expect(nsDialog.getByLabel('Key', { exact: true }), 'the key is suggested from the name').toHaveValue('shop');
   await nsDialog.getByRole('button', { name: 'Create namespace' }).click();
   await nsDialog.waitFor({ state: 'hidden' });
   await page.getByLabel('Namespace', { exact: true }).selectOption('shop');
@@ -123,8 +124,8 @@ test('namespace → segment → variant flag with a 50/50 rule → console → b
   await result.getByText('Matched a rule').waitFor();
   const expected = (await api.post('/evaluate/v1/namespaces/shop/variant', { flagKey: 'checkout-button', entityId: 'user-42', context: { plan: 'beta', seats: '12' } })).body;
   t.like(expected, { match: true, reason: 'MATCH_EVALUATION_REASON', segmentKeys: ['beta-testers'] });
-  t.is((await result.locator('.result-variant').first().textContent())?.trim(), expected.variantKey, 'the console shows the variant the API answers');
-  t.true(await result.getByRole('link', { name: 'beta-testers' }).isVisible());
+  await expect(result.locator('.result-variant').first(), 'the console shows the variant the API answers').toHaveText(expected.variantKey);
+  await expect(result.getByRole('link', { name: 'beta-testers' })).toBeVisible();
   await screenshot(page, 'journey-console');
 
   // A boolean flag with a 30 % threshold rollout.

@@ -7,8 +7,9 @@
  * can be retried; on a phone the top bar's search icon opens it, fitting the screen, light and dark.
  */
 import test, { type ExecutionContext } from 'ava';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 const NS = 'jump';
@@ -55,19 +56,14 @@ function bar(page: Page) {
   };
 }
 
-/** Whether `locator` has the focus. */
-const focused = (locator: Locator) => locator.evaluate((el) => el === el.ownerDocument.activeElement);
-
-/** The selected option's text, once the combobox points at it (`aria-activedescendant`). */
+/** The selected option's text if the combobox points at it (`aria-activedescendant`), else what is amiss. */
 async function selectedText(page: Page): Promise<string> {
   const { field, selected } = bar(page);
-  await selected.waitFor();
+  const count = await selected.count();
+  if (count !== 1) return `${count} options selected`;
   const id = await selected.getAttribute('id');
-  for (let tries = 0; (await field.getAttribute('aria-activedescendant')) !== id; tries++) {
-    if (tries === 50) throw new Error('aria-activedescendant does not point at the selected option');
-    await page.waitForTimeout(20);
-  }
-  return (await selected.textContent()) ?? '';
+  const active = await field.getAttribute('aria-activedescendant');
+  return active === id ? ((await selected.textContent()) ?? '') : `aria-activedescendant is ${active}, not the selected option ${id}`;
 }
 
 test.serial('Ctrl-K opens the bar from a text field; fast typing keeps every key without a request; ArrowDown and Enter open the flag', async (t) => {
@@ -78,8 +74,8 @@ test.serial('Ctrl-K opens the bar from a text field; fast typing keeps every key
   await page.keyboard.press('Control+K');
   const { dialog, field, group, option } = bar(page);
   await dialog.waitFor();
-  t.true(await focused(field), 'the search field of the bar has the focus');
-  t.is(await field.getAttribute('aria-expanded'), 'true');
+  await expect(field, 'the search field of the bar has the focus').toBeFocused();
+  await expect(field).toHaveAttribute('aria-expanded', 'true');
   // The lists are there before typing: from then on, nothing is asked per key.
   await option('checkout-redesign').waitFor();
   await option('beta-testers').waitFor();
@@ -90,23 +86,23 @@ test.serial('Ctrl-K opens the bar from a text field; fast typing keeps every key
   for (let round = 0; round < 3; round++) {
     await field.fill('');
     await field.pressSequentially('checkout', { delay: 2 });
-    t.is(await field.inputValue(), 'checkout', `round ${round + 1}: every key kept`);
+    await expect(field, `round ${round + 1}: every key kept`).toHaveValue('checkout');
   }
   t.deepEqual(requests, [], 'no request while typing');
-  t.is(await search.inputValue(), '', 'nothing typed reached the field under the bar');
+  await expect(search, 'nothing typed reached the field under the bar').toHaveValue('');
 
   // Both checkout flags, the shorter key first and selected; no other group matches.
   await group('Flags').nth(1).waitFor();
-  t.deepEqual(await group('Flags').locator('.jump-option-key').allTextContents(), ['checkout-express', 'checkout-redesign']);
-  t.is(await bar(page).listbox.getByRole('group').count(), 1, 'only the flags match');
-  t.regex(await selectedText(page), /checkout-express/);
+  await expect(group('Flags').locator('.jump-option-key')).toHaveText(['checkout-express', 'checkout-redesign']);
+  await expect(bar(page).listbox.getByRole('group'), 'only the flags match').toHaveCount(1);
+  await expect.poll(() => selectedText(page)).toMatch(/checkout-express/);
   await screenshot(page, 'jump-bar-flags-light');
   await page.keyboard.press('ArrowDown');
-  t.regex(await selectedText(page), /checkout-redesign/, 'ArrowDown selects the next');
+  await expect.poll(() => selectedText(page), 'ArrowDown selects the next').toMatch(/checkout-redesign/);
   await page.keyboard.press('ArrowDown');
-  t.regex(await selectedText(page), /checkout-express/, 'and wraps around');
+  await expect.poll(() => selectedText(page), 'and wraps around').toMatch(/checkout-express/);
   await page.keyboard.press('ArrowUp');
-  t.regex(await selectedText(page), /checkout-redesign/, 'ArrowUp goes back');
+  await expect.poll(() => selectedText(page), 'ArrowUp goes back').toMatch(/checkout-redesign/);
   await page.keyboard.press('Enter');
   await page.waitForURL(`**/namespaces/${NS}/flags/checkout-redesign`);
   await dialog.waitFor({ state: 'hidden' });
@@ -122,7 +118,7 @@ test.serial('a segment and a page ("Console") are found and opened; a disabled f
   await page.keyboard.press('Control+K');
   await field.pressSequentially('beta', { delay: 2 });
   await group('Segments').filter({ hasText: 'beta-testers' }).waitFor();
-  t.regex(await selectedText(page), /Beta testers/);
+  await expect.poll(() => selectedText(page)).toMatch(/Beta testers/);
   await page.keyboard.press('Enter');
   await page.waitForURL(`**/namespaces/${NS}/segments/beta-testers`);
   await dialog.waitFor({ state: 'hidden' });
@@ -130,7 +126,7 @@ test.serial('a segment and a page ("Console") are found and opened; a disabled f
   await page.keyboard.press('Control+K');
   await field.pressSequentially('Console', { delay: 2 });
   await group('Pages').filter({ hasText: 'Console' }).waitFor();
-  t.regex(await selectedText(page), /^Console/, 'the page named so comes first');
+  await expect.poll(() => selectedText(page), 'the page named so comes first').toMatch(/^Console/);
   await page.keyboard.press('Enter');
   await page.waitForURL(`**/namespaces/${NS}/console`);
   await dialog.waitFor({ state: 'hidden' });
@@ -140,7 +136,7 @@ test.serial('a segment and a page ("Console") are found and opened; a disabled f
   await field.pressSequentially('dark', { delay: 2 });
   const banner = option('dark-banner');
   await banner.waitFor();
-  t.regex((await banner.textContent()) ?? '', /Disabled/);
+  await expect(banner).toHaveText(/Disabled/);
   await banner.click();
   await page.waitForURL(`**/namespaces/${NS}/flags/dark-banner`);
   await close();
@@ -154,7 +150,7 @@ test.serial('switching namespace from the bar keeps the kind of page, and the ba
   await option(NS).filter({ hasText: 'Current' }).waitFor();
   await field.pressSequentially('somewhere', { delay: 2 });
   await group('Namespaces').filter({ hasText: OTHER }).waitFor();
-  t.regex(await selectedText(page), /Somewhere else/);
+  await expect.poll(() => selectedText(page)).toMatch(/Somewhere else/);
   await page.keyboard.press('Enter');
   await page.waitForURL(`**/namespaces/${OTHER}/segments`);
   await dialog.waitFor({ state: 'hidden' });
@@ -164,8 +160,8 @@ test.serial('switching namespace from the bar keeps the kind of page, and the ba
   await option('only-elsewhere').waitFor();
   await field.fill('checkout');
   await dialog.getByText('Nothing matches “checkout”. Try part of a flag or segment key, or the name of a page.').waitFor();
-  t.is(await bar(page).listbox.getByRole('option').count(), 0, 'the first namespace’s flags are not offered');
-  t.is(await field.getAttribute('aria-activedescendant'), null, 'nothing is selected');
+  await expect(bar(page).listbox.getByRole('option'), 'the first namespace’s flags are not offered').toHaveCount(0);
+  await expect(field, 'nothing is selected').not.toHaveAttribute('aria-activedescendant');
   await page.keyboard.press('Enter');
   t.true(page.url().endsWith(`/namespaces/${OTHER}/segments`), 'Enter with nothing to open stays');
   await close();
@@ -182,24 +178,24 @@ test.serial('Escape, Ctrl-K again and a click outside close the bar and the focu
   await field.pressSequentially('beta', { delay: 2 });
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
-  t.true(await focused(search), 'Escape gives the focus back to the field it came from');
+  await expect(search, 'Escape gives the focus back to the field it came from').toBeFocused();
   t.true(page.url().endsWith(`/namespaces/${NS}/flags`), 'nothing was opened');
 
   await page.keyboard.press('Meta+K');
   await dialog.waitFor();
-  t.is(await field.inputValue(), '', 'each opening starts empty');
+  await expect(field, 'each opening starts empty').toHaveValue('');
   // A press on the backdrop, below the bar.
   await page.mouse.click(640, 780);
   await dialog.waitFor({ state: 'hidden' });
-  t.true(await focused(search), 'a click outside gives it back too');
+  await expect(search, 'a click outside gives it back too').toBeFocused();
 
   const button = page.getByRole('button', { name: 'Search', exact: true });
   await button.click();
   await dialog.waitFor();
-  t.true(await focused(field));
+  await expect(field).toBeFocused();
   await page.keyboard.press('Control+K');
   await dialog.waitFor({ state: 'hidden' });
-  t.true(await focused(button), 'Ctrl-K again closes it, back on the Search button');
+  await expect(button, 'Ctrl-K again closes it, back on the Search button').toBeFocused();
 
   // Over another dialog Ctrl-K does nothing: the keys typed next go to that dialog.
   await page.getByRole('button', { name: 'New flag' }).click();
@@ -208,8 +204,8 @@ test.serial('Escape, Ctrl-K again and a click outside close the bar and the focu
   await newFlag.getByLabel('Name').click();
   await page.keyboard.press('Control+K');
   await page.keyboard.type('abc');
-  t.is(await newFlag.getByLabel('Name').inputValue(), 'abc', 'the other dialog keeps the keys');
-  t.false(await dialog.isVisible(), 'the bar did not open');
+  await expect(newFlag.getByLabel('Name'), 'the other dialog keeps the keys').toHaveValue('abc');
+  await expect(dialog, 'the bar did not open').toBeHidden();
   await close();
 });
 
@@ -234,7 +230,7 @@ test.serial('a list that cannot be loaded says so, the rest still works, and Try
   t.true(refused >= 1);
   await field.pressSequentially('express', { delay: 2 });
   await option('checkout-express').waitFor();
-  t.is(await dialog.getByRole('option').count(), 1, 'the flags are still searched');
+  await expect(dialog.getByRole('option'), 'the flags are still searched').toHaveCount(1);
 
   down = false;
   await field.fill('beta');
@@ -260,7 +256,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await button.click();
     const { dialog, field, option } = bar(page);
     await dialog.waitFor();
-    t.true(await focused(field));
+    await expect(field).toBeFocused();
     await field.pressSequentially('checkout-redesign', { delay: 2 });
     await option('checkout-redesign').waitFor();
     ({ scrollWidth, innerWidth } = await widths(page));
@@ -272,7 +268,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await screenshot(page, `jump-bar-phone-${scheme}`);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    t.true(await focused(button), 'the focus is back on the icon');
+    await expect(button, 'the focus is back on the icon').toBeFocused();
 
     // Tapping an option opens it.
     await button.click();
@@ -288,15 +284,13 @@ test.serial('on a desktop in the dark theme the bar shows the shortcut and its g
   const { page, close } = await open(t, `/namespaces/${NS}/flags`, { colorScheme: 'dark' });
   const button = page.getByRole('button', { name: 'Search', exact: true });
   await button.waitFor();
-  t.regex((await button.textContent()) ?? '', /Search…\s*(Ctrl K|⌘K)/, 'the button shows the shortcut');
-  t.is(await button.getAttribute('aria-keyshortcuts'), 'Control+K Meta+K');
+  await expect(button, 'the button shows the shortcut').toHaveText(/Search…\s*(Ctrl K|⌘K)/);
+  await expect(button).toHaveAttribute('aria-keyshortcuts', 'Control+K Meta+K');
   await page.keyboard.press('Control+K');
   const { group } = bar(page);
   for (const name of ['Flags', 'Segments', 'Pages', 'Namespaces']) await group(name).first().waitFor();
-  t.deepEqual(
-    (await group('Pages').allTextContents()).map((text) => text.replace(` in ${NS}`, '').replace(`in ${NS}`, '')),
-    ['Flags', 'Segments', 'Console', 'Activity', 'Change requests', 'Namespaces', 'API tokens', 'Preferences'],
-  );
+  const pages = async () => (await group('Pages').allTextContents()).map((text) => text.replace(` in ${NS}`, '').replace(`in ${NS}`, ''));
+  await expect.poll(pages).toEqual(['Flags', 'Segments', 'Console', 'Activity', 'Change requests', 'Namespaces', 'API tokens', 'Preferences']);
   await screenshot(page, 'jump-bar-desktop-dark');
   await close();
 });

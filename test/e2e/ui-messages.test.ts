@@ -5,8 +5,9 @@
  * links to what they name, and the segment page's list of the flags that use it.
  */
 import test, { type ExecutionContext } from 'ava';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { openPage, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 const NS = 'msg';
@@ -31,13 +32,6 @@ test.before(async () => {
 
 const open = (t: ExecutionContext, path: string) => openPage(t, ui.browser, `${ui.server.baseUrl}${path}`);
 
-/** The texts an input's `aria-describedby` points at (its hint and its error). */
-async function description(input: Locator): Promise<string> {
-  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter((id) => id !== '');
-  const texts = await Promise.all(ids.map((id) => input.page().locator(`[id="${id}"]`).textContent()));
-  return texts.join(' | ');
-}
-
 /** The label of the focused control (the evaluated function runs in the page). */
 const focusedLabel = (page: Page) => page.locator(':focus').evaluate((element) => (element as unknown as { labels: Array<{ textContent: string }> | null }).labels?.[0]?.textContent ?? '');
 
@@ -53,15 +47,15 @@ test('a new flag: every problem at once beside its field, the first focused, not
   await dialog.getByRole('button', { name: 'Create flag' }).click();
   await dialog.getByText('Enter a name.').waitFor();
   await dialog.getByText('Use only letters, digits, hyphens (-), underscores (_) and commas in the key.').waitFor();
-  t.regex(await description(dialog.getByLabel('Name')), /Enter a name\./);
-  t.regex(await description(dialog.getByLabel('Key')), /Use only letters/);
-  t.is(await focusedLabel(page), 'Name', 'the first field with a problem has the focus');
+  await expect(dialog.getByLabel('Name')).toHaveAccessibleDescription(/Enter a name\./);
+  await expect(dialog.getByLabel('Key')).toHaveAccessibleDescription(/Use only letters/);
+  await expect.poll(() => focusedLabel(page), 'the first field with a problem has the focus').toBe('Name');
   t.is(posted, 0, 'nothing was sent');
 
   // Fixing one field clears its problem only.
   await dialog.getByLabel('Name').fill('Another');
   await dialog.getByText('Enter a name.').waitFor({ state: 'detached' });
-  t.is(await dialog.getByText('Use only letters').count(), 1);
+  await expect(dialog.getByText('Use only letters')).toHaveCount(1);
   await close();
 });
 
@@ -73,8 +67,8 @@ test('a duplicate flag key says so and links to the existing flag', async (t) =>
   await dialog.getByLabel('Description').fill('Kept');
   await dialog.getByRole('button', { name: 'Create flag' }).click();
   await dialog.getByText('A flag with the key “checkout” already exists in this namespace.').waitFor();
-  t.regex(await description(dialog.getByLabel('Key')), /already exists in this namespace\. Open it/);
-  t.is(await dialog.getByLabel('Description').inputValue(), 'Kept');
+  await expect(dialog.getByLabel('Key')).toHaveAccessibleDescription(/already exists in this namespace\. Open it/);
+  await expect(dialog.getByLabel('Description')).toHaveValue('Kept');
   await dialog.getByRole('link', { name: 'Open it' }).click();
   await page.waitForURL(`**/namespaces/${NS}/flags/checkout`);
   await close();
@@ -87,7 +81,7 @@ test('a new segment and a new namespace check their fields before sending', asyn
   await segment.getByRole('button', { name: 'Create segment' }).click();
   await segment.getByText('Enter a name.').waitFor();
   await segment.getByText('Enter a key.').waitFor();
-  t.is(await focusedLabel(page), 'Name');
+  await expect.poll(() => focusedLabel(page)).toBe('Name');
   await segment.getByRole('button', { name: 'Cancel' }).click();
 
   await page.goto(`${ui.server.baseUrl}/settings/namespaces`);
@@ -107,7 +101,7 @@ test('a constraint: the property and the value are asked for together', async (t
   await dialog.getByRole('button', { name: 'Save constraint' }).click();
   await dialog.getByText('Enter a property, such as plan or country.').waitFor();
   await dialog.getByText('Enter a value.').waitFor();
-  t.is(await focusedLabel(page), 'Property');
+  await expect.poll(() => focusedLabel(page)).toBe('Property');
   await dialog.getByLabel('Property').fill('plan');
   await dialog.getByLabel('Value', { exact: true }).fill('pro');
   await dialog.getByRole('button', { name: 'Save constraint' }).click();
@@ -119,8 +113,8 @@ test('the segment page lists the rules and rollouts using it; deleting is not of
   const { page, close } = await open(t, `/namespaces/${NS}/segments/beta`);
   const usedBy = page.getByRole('list', { name: 'Flags using this segment' });
   await usedBy.waitFor();
-  t.is(await usedBy.getByRole('link', { name: 'Checkout' }).getAttribute('href'), `/namespaces/${NS}/flags/checkout`);
-  t.is(await usedBy.getByRole('link', { name: 'Banner' }).getAttribute('href'), `/namespaces/${NS}/flags/banner`);
+  await expect(usedBy.getByRole('link', { name: 'Checkout' })).toHaveAttribute('href', `/namespaces/${NS}/flags/checkout`);
+  await expect(usedBy.getByRole('link', { name: 'Banner' })).toHaveAttribute('href', `/namespaces/${NS}/flags/banner`);
   await usedBy.getByText('Rule 1').waitFor();
   await usedBy.getByText('Rollout 2').waitFor();
 
