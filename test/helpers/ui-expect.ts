@@ -6,6 +6,7 @@
  * a check that never holds fails with the last value read.
  */
 import { expect as playwrightExpect } from '@playwright/test';
+import { ACTION_TIMEOUT_MS } from './ui-browser.js';
 
-/** As long as a page's actions may take (`openPage` sets the same default timeout). */
-export const expect = playwrightExpect.configure({ timeout: 15_000 });
+/** As long as a page's actions may take. */
+export const expect = playwrightExpect.configure({ timeout: ACTION_TIMEOUT_MS });
