@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { ensignMain, jsonClient, runEnsign, scratchDir, startEnsign, type CommandResult, type EnsignProcess } from '@ensign/testkit';
+import { ensignMain, eventually, jsonClient, runEnsign, scratchDir, startEnsign, type CommandResult, type EnsignProcess } from '@ensign/testkit';
 import { ok } from '../helpers/api.js';
 import { seedShop } from '../helpers/evaluation-seed.js';
 
@@ -198,4 +198,39 @@ test.serial('--address: export through the management API equals the database ex
   const conflict = await ensign(freshDatabase(), ['import', '-a', empty.baseUrl, file('pushed-again.yml', fromDatabase.stdout)]);
   t.is(conflict.code, 1);
   t.regex(conflict.stderr, /^ensign: import failed: document 2 \(namespace "[^"]+"\): segments\[0\]\.key: segment "everyone" already exists in namespace "[^"]+" \(import again with --skip-existing to keep what the namespace has, or with --drop to replace its flags and segments with the input's\)\n$/);
+});
+
+/** Each item's creation time by key, as a list route answers them. */
+const createdAtByKey = (items: Array<{ key: string; createdAt: string }>): Record<string, string> => Object.fromEntries(items.map((item) => [item.key, item.createdAt]));
+
+test.serial('--from: a server\'s namespace into the database keeps when each flag and segment was created there, so "Stale only" finds a flag older than the window at once', async (t) => {
+  const origin = await startEnsign({ env: { ENSIGN_DB_URL: freshDatabase() } });
+  t.teardown(() => origin.stop());
+  const api = jsonClient(origin.baseUrl);
+  const ns = 'migrated';
+  ok(await api.post('/api/v1/namespaces', { key: ns, name: 'Migrated' }), 'namespace');
+  ok(await api.post(`/api/v1/namespaces/${ns}/segments`, { key: 'everyone', name: 'Everyone', matchType: 'ALL_MATCH_TYPE' }), 'segment');
+  for (const key of ['old-a', 'old-b']) ok(await api.post(`/api/v1/namespaces/${ns}/flags`, { key, name: key, type: 'BOOLEAN_FLAG_TYPE', enabled: true }), key);
+  const originFlags = ok(await api.get(`/api/v1/namespaces/${ns}/flags`), 'flags').flags;
+  const originSegments = ok(await api.get(`/api/v1/namespaces/${ns}/segments`), 'segments').segments;
+  const newest = Math.max(...originFlags.map((f: { createdAt: string }) => Date.parse(f.createdAt)));
+  // Seconds between the flags' creation and the import, so a usage window can end in between.
+  t.true(await eventually(() => Date.now() - newest > 3000));
+
+  const target = freshDatabase();
+  const importStarted = Date.now();
+  const imported = await ensign(target, ['import', '--from', origin.baseUrl, '-n', ns]);
+  t.is(imported.code, 0, imported.stderr);
+  t.is(imported.stdout, `created and imported namespace "${ns}" (revision 1): flags ${counts(2, 0, 0, 0)}; segments ${counts(1, 0, 0, 0)}\n`);
+
+  const served = await startEnsign({ env: { ENSIGN_DB_URL: target } });
+  t.teardown(() => served.stop());
+  const targetApi = jsonClient(served.baseUrl);
+  t.deepEqual(createdAtByKey(ok(await targetApi.get(`/api/v1/namespaces/${ns}/flags`), 'imported flags').flags), createdAtByKey(originFlags));
+  t.deepEqual(createdAtByKey(ok(await targetApi.get(`/api/v1/namespaces/${ns}/segments`), 'imported segments').segments), createdAtByKey(originSegments));
+
+  // A window that starts after the flags were created and before the import: never evaluated in it, they are stale.
+  const windowMs = Math.round(Date.now() - (newest + importStarted) / 2);
+  const stale = ok(await targetApi.get(`/api/v1/namespaces/${ns}/usage?window=${windowMs}ms&stale=true`), 'stale flags').flags;
+  t.deepEqual(stale.map((f: { flagKey: string; status: string }) => [f.flagKey, f.status]), [['old-a', 'inactive'], ['old-b', 'inactive']]);
 });

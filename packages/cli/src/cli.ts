@@ -79,8 +79,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       'documents) and writes each namespace in one change, creating namespaces that are missing. Every\n' +
       'document is checked before anything is written: a bad one exits 1 with one line on stderr naming the\n' +
       'document and the field. A key that already exists is refused unless --drop (the namespace\'s flags and\n' +
-      'segments are replaced) or --skip-existing (existing keys are kept). Applies pending migrations first.',
-    usage: '(<file> | --stdin) [--drop] [--skip-existing] [-a <url> [-t <token>]] [--config <path>]',
+      'segments are replaced) or --skip-existing (existing keys are kept). Applies pending migrations first.\n' +
+      'With --from it reads the namespaces of a running Flipt or Ensign instead (-n, --namespaces or\n' +
+      '--all-namespaces; default: default) and keeps when each flag and segment was created there; documents\n' +
+      'have no place for that time. A flag the import replaces (--drop) keeps the time its row had.',
+    usage: '(<file> | --stdin | --from <url> [--from-token <token>] [-n <key> | --namespaces <a,b> | --all-namespaces]) [--drop] [--skip-existing] [-a <url> [-t <token>]] [--config <path>]',
     flags: IMPORT_FLAGS,
   },
   {

@@ -223,6 +223,7 @@ export type { SegmentReference } from './flipt-document/segment-references.js';
 export { checkPrerequisiteReferences, placedFlags, prerequisiteParentOf, prerequisiteProblem } from './flipt-document/prerequisite-references.js';
 export type { PlacedFlag, PrerequisiteParent, PrerequisiteProblem, PrerequisiteScope } from './flipt-document/prerequisite-references.js';
 export type {
+  CreationTimes,
   DocumentConstraint,
   DocumentDistribution,
   DocumentFlag,

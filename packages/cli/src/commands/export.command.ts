@@ -1,6 +1,6 @@
 /** `ensign export`: namespaces as Flipt documents, from the database or a running server. */
 import { writeFileSync } from 'node:fs';
-import { notFound, type FliptDocument } from '@ensign/core';
+import type { FliptDocument } from '@ensign/core';
 import type { EnsignConfig } from '../config/config.schema.js';
 import { openConfiguredStore } from '../database.js';
 import type { EmbeddedResources } from '../embedded.js';
@@ -8,14 +8,7 @@ import type { ExportArgs } from '../transfer-flags.js';
 import { buildInfo } from '../version.js';
 import { exportHeader, formatOf, renderDocuments } from './document-format.js';
 import { RemoteApi } from './remote-api.js';
-import { remoteExportNamespace, remoteNamespaceKeys } from './remote-export.js';
-
-/** Where the namespaces are read from. */
-interface NamespaceSource {
-  namespaceKeys(): Promise<string[]>;
-  exportNamespace(key: string): Promise<FliptDocument | undefined>;
-  close(): Promise<void>;
-}
+import { type NamespaceSource, readDocuments, remoteSource } from './namespace-source.js';
 
 async function databaseSource(config: EnsignConfig, embedded: EmbeddedResources): Promise<NamespaceSource> {
   const store = await openConfiguredStore(config, { embedded });
@@ -29,26 +22,6 @@ async function databaseSource(config: EnsignConfig, embedded: EmbeddedResources)
   return { namespaceKeys: () => store.documents.namespaceKeys(), exportNamespace: (key) => store.documents.exportNamespace(key), close: () => store.close() };
 }
 
-function remoteSource(api: RemoteApi): NamespaceSource {
-  return { namespaceKeys: () => remoteNamespaceKeys(api), exportNamespace: (key) => remoteExportNamespace(api, key), close: async () => undefined };
-}
-
-const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-async function readDocuments(source: NamespaceSource, args: ExportArgs): Promise<FliptDocument[]> {
-  const all = args.namespaces === 'all';
-  const keys = all ? await source.namespaceKeys() : args.namespaces;
-  // COMPAT(flipt): only --all-namespaces is sorted; listed namespaces keep the order given.
-  const ordered = all && args.sortByKey ? [...keys].sort(byKey) : keys;
-  const docs: FliptDocument[] = [];
-  for (const key of ordered) {
-    const doc = await source.exportNamespace(key);
-    if (doc === undefined) throw notFound(`namespace "${key}" not found`);
-    docs.push(doc);
-  }
-  return docs;
-}
-
 /** Writes the documents to `args.output` (a YAML file with Flipt's header line) or stdout; 1 with one line on stderr when it cannot. */
 export async function exportCommand(
   config: EnsignConfig,
@@ -60,7 +33,7 @@ export async function exportCommand(
     const source = args.remote === undefined ? await databaseSource(config, embedded) : remoteSource(new RemoteApi(args.remote));
     let docs: FliptDocument[];
     try {
-      docs = await readDocuments(source, args);
+      docs = await readDocuments(source, args.namespaces, args.sortByKey);
     } finally {
       await source.close();
     }

@@ -1,14 +1,18 @@
-/** `ensign import`: Flipt documents into namespaces, in the database or through a running server. */
+/**
+ * `ensign import`: Flipt documents into namespaces, in the database or through a running server;
+ * or the namespaces of another server (`--from`) into the database, keeping their creation times.
+ */
 import { readFile } from 'node:fs/promises';
 import { previewImport, READ_ONLY_MESSAGE } from '@ensign/control-plane';
-import { decodeFliptDocuments, type FliptDocument } from '@ensign/core';
+import { decodeFliptDocuments, encodeFliptDocument, type FliptDocument } from '@ensign/core';
 import type { EnsignConfig } from '../config/config.schema.js';
 import { openConfiguredStore } from '../database.js';
 import { isReadOnly } from '../declarative-storage.js';
 import type { EmbeddedResources } from '../embedded.js';
-import type { ImportArgs } from '../transfer-flags.js';
+import type { ImportArgs, ImportSource } from '../transfer-flags.js';
 import { formatOf, parseDocuments } from './document-format.js';
 import { describeOutcome, explainRefusal, type ImportOutcome } from './import-outcome.js';
+import { readDocuments, remoteSource } from './namespace-source.js';
 import { RemoteApi } from './remote-api.js';
 import { remoteImport } from './remote-import.js';
 
@@ -16,6 +20,22 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The namespaces of `--from`, checked as a file's documents are (through the format and back),
+ * each keeping when its flags and segments were created, as the server reports it.
+ */
+async function sourceDocuments(source: ImportSource): Promise<FliptDocument[]> {
+  const read = await readDocuments(remoteSource(new RemoteApi(source.server)), source.namespaces);
+  const checked = decodeFliptDocuments(read.map((doc) => encodeFliptDocument(doc)), { source: source.server.address });
+  return checked.map((doc, i) => ({ ...doc, ...(read[i]?.createdAt === undefined ? {} : { createdAt: read[i].createdAt }) }));
+}
+
+/** The documents of the file or stdin. */
+async function inputDocuments(args: ImportArgs, stdin: NodeJS.ReadableStream): Promise<FliptDocument[]> {
+  const text = args.file === undefined ? await readAll(stdin) : await readFile(args.file, 'utf8');
+  return decodeFliptDocuments(parseDocuments(text, formatOf(args.file)), args.file === undefined ? {} : { source: args.file });
 }
 
 /**
@@ -72,8 +92,7 @@ export async function importCommand(
     return 1;
   }
   try {
-    const text = args.file === undefined ? await readAll(stdin) : await readFile(args.file, 'utf8');
-    const docs = decodeFliptDocuments(parseDocuments(text, formatOf(args.file)), args.file === undefined ? {} : { source: args.file });
+    const docs = args.source === undefined ? await inputDocuments(args, stdin) : await sourceDocuments(args.source);
     if (docs.length === 0) {
       io.stdout('nothing imported: the input holds no documents\n');
       return 0;

@@ -98,7 +98,14 @@ export async function remoteNamespaceKeys(api: RemoteApi): Promise<string[]> {
   return (await everyPage(api, '/api/v1/namespaces', 'namespaces')).map((n) => str(n, 'key'));
 }
 
-/** The namespace as one document; undefined when the server has no such namespace. */
+/** Each item's `createdAt` by key, as the server wrote it (the import checks and normalises it). */
+const createdAtByKey = (items: readonly Json[]): Map<string, string> =>
+  new Map(items.filter((item) => str(item, 'createdAt') !== '').map((item) => [str(item, 'key'), str(item, 'createdAt')]));
+
+/**
+ * The namespace as one document, with when each flag and segment was created (Flipt and Ensign
+ * both answer `createdAt` in their lists); undefined when the server has no such namespace.
+ */
 export async function remoteExportNamespace(api: RemoteApi, key: string): Promise<FliptDocument | undefined> {
   const base = `/api/v1/namespaces/${encodeURIComponent(key)}`;
   let namespace: Json;
@@ -108,7 +115,8 @@ export async function remoteExportNamespace(api: RemoteApi, key: string): Promis
     if (err instanceof RemoteError && err.status === 404) return undefined;
     throw err;
   }
-  const flags = (await everyPage(api, `${base}/flags`, 'flags')).map((f) => flagOf(f, key));
+  const flagItems = await everyPage(api, `${base}/flags`, 'flags');
+  const flags = flagItems.map((f) => flagOf(f, key));
   const rules: Rule[] = [];
   const rollouts: Rollout[] = [];
   for (const flag of flags) {
@@ -117,6 +125,8 @@ export async function remoteExportNamespace(api: RemoteApi, key: string): Promis
     // COMPAT(flipt): a rollout list names its items `rules`.
     else rollouts.push(...(await everyPage(api, `${flagPath}/rollouts`, 'rules')).map((r) => rolloutOf(r, key, flag.key)));
   }
-  const segments = (await everyPage(api, `${base}/segments`, 'segments')).map((s) => segmentOf(s, key));
-  return documentOfResources({ namespace: { key, name: str(namespace, 'name'), description: str(namespace, 'description') }, flags, rules, rollouts, segments });
+  const segmentItems = await everyPage(api, `${base}/segments`, 'segments');
+  const segments = segmentItems.map((s) => segmentOf(s, key));
+  const doc = documentOfResources({ namespace: { key, name: str(namespace, 'name'), description: str(namespace, 'description') }, flags, rules, rollouts, segments });
+  return { ...doc, createdAt: { flags: createdAtByKey(flagItems), segments: createdAtByKey(segmentItems) } };
 }

@@ -17,6 +17,18 @@ export interface FliptDocument {
   segments: DocumentSegment[];
   /** Where it was read (set by the decoder), so later checks name the same document. */
   origin?: DocumentLocation;
+  /**
+   * Not part of the format (Flipt's has no field for it): when each flag and segment was created,
+   * as the server the namespace was read from reports it. An import keeps these times for what it
+   * creates; no document text carries them.
+   */
+  createdAt?: CreationTimes;
+}
+
+/** Creation times (RFC 3339) by key. */
+export interface CreationTimes {
+  flags: ReadonlyMap<string, string>;
+  segments: ReadonlyMap<string, string>;
 }
 
 export interface DocumentNamespace {

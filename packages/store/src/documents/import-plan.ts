@@ -15,10 +15,10 @@ export interface NamespaceGroup {
   docs: Array<{ doc: FliptDocument; at: DocumentLocation }>;
 }
 
-/** The flag and segment keys a namespace holds. */
+/** The flag and segment keys a namespace holds, each with its row's creation time. */
 export interface ExistingKeys {
-  flags: ReadonlySet<string>;
-  segments: ReadonlySet<string>;
+  flags: ReadonlyMap<string, string>;
+  segments: ReadonlyMap<string, string>;
 }
 
 export interface NamespacePlan {
@@ -34,6 +34,12 @@ export interface NamespacePlan {
   touchedFlags: string[];
   /** With `drop`: the segments that were there, all deleted before writing. */
   droppedSegments: string[];
+  /**
+   * The creation time each written flag and segment keeps, by key: its row's when the namespace
+   * had the key (`drop` replaces it), else the one its document carries. Keys without one are
+   * stamped with the write.
+   */
+  createdAt: { flags: Map<string, string>; segments: Map<string, string> };
 }
 
 /** Documents by namespace, in the order the namespaces first appear; Flipt imports a stream's documents of one namespace into it one after another. */
@@ -58,7 +64,7 @@ function admit(
   path: string,
   at: DocumentLocation,
   taken: Taken,
-  existing: ReadonlySet<string>,
+  existing: ReadonlyMap<string, string>,
   options: ImportOptions,
   namespaceKey: string,
 ): boolean {
@@ -83,17 +89,27 @@ export function planNamespace(group: NamespaceGroup, existing: ExistingKeys, opt
   const segmentsTaken: Taken = new Map();
   const flags: DocumentFlag[] = [];
   const segments: DocumentSegment[] = [];
+  const createdAt = { flags: new Map<string, string>(), segments: new Map<string, string>() };
+  // A key the namespace had keeps its row's time; a new one, the time its document carries.
+  const keep = (times: Map<string, string>, key: string, had: string | undefined, carried: string | undefined): void => {
+    const time = had ?? carried;
+    if (time !== undefined) times.set(key, time);
+  };
   let skippedFlags = 0;
   let skippedSegments = 0;
 
   for (const { doc, at } of group.docs) {
     doc.segments.forEach((segment, i) => {
-      if (admit('segment', segment.key, `segments[${i}].key`, at, segmentsTaken, existing.segments, options, group.key)) segments.push(segment);
-      else skippedSegments++;
+      if (admit('segment', segment.key, `segments[${i}].key`, at, segmentsTaken, existing.segments, options, group.key)) {
+        segments.push(segment);
+        keep(createdAt.segments, segment.key, existing.segments.get(segment.key), doc.createdAt?.segments.get(segment.key));
+      } else skippedSegments++;
     });
     doc.flags.forEach((flag, i) => {
-      if (admit('flag', flag.key, `flags[${i}].key`, at, flagsTaken, existing.flags, options, group.key)) flags.push(flag);
-      else skippedFlags++;
+      if (admit('flag', flag.key, `flags[${i}].key`, at, flagsTaken, existing.flags, options, group.key)) {
+        flags.push(flag);
+        keep(createdAt.flags, flag.key, existing.flags.get(flag.key), doc.createdAt?.flags.get(flag.key));
+      } else skippedFlags++;
     });
   }
 
@@ -110,8 +126,8 @@ export function planNamespace(group: NamespaceGroup, existing: ExistingKeys, opt
     }
   }
 
-  const dropped = options.drop ? [...existing.flags] : [];
-  const droppedSegments = options.drop ? [...existing.segments] : [];
+  const dropped = options.drop ? [...existing.flags.keys()] : [];
+  const droppedSegments = options.drop ? [...existing.segments.keys()] : [];
   return {
     key: group.key,
     namespace: group.namespace,
@@ -121,5 +137,6 @@ export function planNamespace(group: NamespaceGroup, existing: ExistingKeys, opt
     segmentCounts: counts(segments.length, skippedSegments, droppedSegments.filter((k) => !segmentsTaken.has(k)).length),
     touchedFlags: [...new Set([...dropped, ...flags.map((f) => f.key)])],
     droppedSegments,
+    createdAt,
   };
 }

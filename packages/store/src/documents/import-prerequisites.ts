@@ -44,7 +44,7 @@ async function readParents(db: Knex, ns: string, keys: readonly string[]): Promi
 }
 
 /** Throws (a 400 naming the document and path) the first prerequisite of a written flag that the namespace cannot satisfy. */
-export async function checkImportPrerequisites(db: Knex, group: NamespaceGroup, plan: NamespacePlan, options: ImportOptions, existingFlags: ReadonlySet<string>): Promise<void> {
+export async function checkImportPrerequisites(db: Knex, group: NamespaceGroup, plan: NamespacePlan, options: ImportOptions, existingFlags: ReadonlyMap<string, string>): Promise<void> {
   const placed = writtenFlags(group, plan);
   const writtenKeys = new Set(plan.flags.map((f) => f.key));
   const named = new Set(placed.flatMap(({ flag }) => (flag.prerequisites ?? []).map((p) => p.flagKey)));

@@ -1,6 +1,6 @@
 /** The rows an import plan writes, table by table, in an order the foreign keys accept. */
 import { randomUUID } from 'node:crypto';
-import type { Actor, DocumentFlag, DocumentSegment } from '@ensign/core';
+import { parseTime, type Actor, type DocumentFlag, type DocumentSegment } from '@ensign/core';
 import { createdByColumns, partStepRows } from '../flag-steps.js';
 import { rampColumn, windowColumns } from '../loaders/window.js';
 import type { NamespacePlan } from './import-plan.js';
@@ -30,6 +30,18 @@ export interface ImportRows {
  * siblings, so creation order is the documents' order.
  */
 const stampAt = (base: number, offset: number): string => new Date(base + offset).toISOString();
+
+/**
+ * The creation time a row keeps (see `NamespacePlan.createdAt`), written as every stamp is
+ * (UTC, milliseconds), so the canonical order (creation time, then key) compares the same in SQL
+ * and in snapshots. The row's own `stamp` when there is none, it is no RFC 3339 time, or it is
+ * later than the write.
+ */
+function createdAtOf(kept: string | undefined, stamp: string): string {
+  const time = kept === undefined ? undefined : parseTime(kept);
+  // A year outside 0000–9999 is written with a sign, which sorts before every digit.
+  return time === undefined || time > stamp || time < '0000' ? stamp : time;
+}
 
 /** The stored form of metadata: NULL for none, else its JSON (as the flag repository writes it). */
 const metadataColumn = (metadata: Record<string, unknown>): string | null =>
@@ -62,10 +74,13 @@ function scheduleRows(ns: string, flag: DocumentFlag, written: string, actor: Ac
     });
 }
 
-function segmentRows(ns: string, segments: readonly DocumentSegment[], base: number, out: Rows): void {
+function segmentRows(ns: string, segments: readonly DocumentSegment[], createdAt: ReadonlyMap<string, string>, base: number, out: Rows): void {
   segments.forEach((segment, i) => {
     const at = stampAt(base, i);
-    out.segments.push({ namespace_key: ns, key: segment.key, name: segment.name, description: segment.description, match_type: segment.matchType, created_at: at, updated_at: at });
+    out.segments.push({
+      namespace_key: ns, key: segment.key, name: segment.name, description: segment.description, match_type: segment.matchType,
+      created_at: createdAtOf(createdAt.get(segment.key), at), updated_at: at,
+    });
     segment.constraints.forEach((c, j) => {
       const cAt = stampAt(base, j);
       out.constraints.push({
@@ -117,7 +132,8 @@ function rolloutRows(ns: string, flag: DocumentFlag, written: string, actor: Act
 }
 
 /**
- * Every row of the plan, stamped from `at` (the write's time), with the pending steps of its
+ * Every row of the plan, stamped from `at` (the write's time; flags and segments keep the creation
+ * times the plan holds), with the pending steps of its
  * schedules, windows and ramps as set up by `actor`.
  */
 export function importRows(plan: NamespacePlan, at: string, actor: Actor | undefined): ImportRows {
@@ -125,12 +141,13 @@ export function importRows(plan: NamespacePlan, at: string, actor: Actor | undef
   const base = Date.parse(at);
   const out = Object.fromEntries(TABLES.map((t) => [t, []])) as unknown as Rows;
   const defaults: Array<[string, string]> = [];
-  segmentRows(ns, plan.segments, base, out);
+  segmentRows(ns, plan.segments, plan.createdAt.segments, base, out);
   plan.flags.forEach((flag, i) => {
     const fAt = stampAt(base, i);
     out.flags.push({
       namespace_key: ns, key: flag.key, name: flag.name, description: flag.description, enabled: enabledAt(flag, at), type: flag.type,
-      default_variant_id: null, metadata: metadataColumn(flag.metadata), prerequisites: prerequisitesColumn(flag), created_at: fAt, updated_at: fAt,
+      default_variant_id: null, metadata: metadataColumn(flag.metadata), prerequisites: prerequisitesColumn(flag),
+      created_at: createdAtOf(plan.createdAt.flags.get(flag.key), fAt), updated_at: fAt,
     });
     const variantIds = new Map<string, string>();
     flag.variants.forEach((v, j) => {

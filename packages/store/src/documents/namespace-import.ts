@@ -17,12 +17,12 @@ import { checkImportPrerequisites } from './import-prerequisites.js';
 import { importRows } from './import-rows.js';
 import type { ImportOptions, NamespaceImport } from './import-summary.js';
 
-const NOTHING: ExistingKeys = { flags: new Set(), segments: new Set() };
+export const NOTHING: ExistingKeys = { flags: new Map(), segments: new Map() };
 
-/** The flag and segment keys the namespace holds. */
+/** The flag and segment keys the namespace holds, with their rows' creation times. */
 export async function readExistingKeys(db: Knex, namespaceKey: string): Promise<ExistingKeys> {
   const keys = async (table: string) =>
-    new Set(((await db(table).select('key').where('namespace_key', namespaceKey)) as Array<{ key: string }>).map((r) => r.key));
+    new Map(((await db(table).select('key', 'created_at').where('namespace_key', namespaceKey)) as Array<{ key: string; created_at: string }>).map((r) => [r.key, r.created_at]));
   return { flags: await keys('flags'), segments: await keys('segments') };
 }
 

@@ -1,13 +1,11 @@
 import { documentOfResources, invalid, type FliptDocument } from '@ensign/core';
-import { groupByNamespace, planNamespace, type ExistingKeys } from '../documents/import-plan.js';
+import { groupByNamespace, planNamespace } from '../documents/import-plan.js';
 import type { ImportOptions, ImportSummary, NamespaceImport } from '../documents/import-summary.js';
 import { checkImportPrerequisites } from '../documents/import-prerequisites.js';
-import { importNamespace, readExistingKeys } from '../documents/namespace-import.js';
+import { importNamespace, NOTHING, readExistingKeys } from '../documents/namespace-import.js';
 import { listNamespaceRevisions, readNamespaceState } from '../loaders/namespace-state.loader.js';
 import { NamespaceModel } from '../models/namespace.model.js';
 import type { Transactor } from '../transactor.js';
-
-const NOTHING: ExistingKeys = { flags: new Set(), segments: new Set() };
 
 /**
  * Namespaces as whole Flipt documents: `flipt export` and `flipt import`. An import writes each
