@@ -50,3 +50,9 @@ test('relative times use the largest whole unit', (t) => {
   t.is(relativeTime(new Date('2031-06-01T12:00:00Z'), NOW), 'next year');
   t.is(relativeTime(new Date('2030-01-30T12:00:20Z'), NOW), 'now');
 });
+
+test('relative times rounded to the nearest unit when asked', (t) => {
+  const almost = new Date(Date.parse('2030-03-01T12:00:00Z') - 5_000);
+  t.is(relativeTime(almost, NOW), 'in 29 days');
+  t.is(relativeTime(almost, NOW, 'en', Math.round), 'in 30 days');
+});

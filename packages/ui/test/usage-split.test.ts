@@ -1,5 +1,5 @@
 import test from 'ava';
-import { formatPercent, knownValues, valueLabel, valueSplit } from '../src/lib/usage-split.js';
+import { formatPercent, knownReasons, knownValues, valueLabel, valueSplit } from '../src/lib/usage-split.js';
 
 test('the values a flag can serve come first in their order, also when none was served; others follow by count', (t) => {
   const rows = valueSplit(
@@ -66,4 +66,12 @@ test('percentages: whole when whole, one decimal otherwise, and never a misleadi
 test('an evaluation that matched no variant reads as such', (t) => {
   t.is(valueLabel(''), 'No variant');
   t.is(valueLabel('blue'), 'blue');
+});
+
+test('the reasons a flag gives: matched, the default (or nothing, for a variant flag without a default variant), disabled (variant flags only)', (t) => {
+  t.deepEqual(knownReasons({ type: 'BOOLEAN_FLAG_TYPE' }), ['MATCH_EVALUATION_REASON', 'DEFAULT_EVALUATION_REASON']);
+  t.deepEqual(knownReasons({ type: 'VARIANT_FLAG_TYPE', defaultVariant: { key: 'blue' } }), ['MATCH_EVALUATION_REASON', 'DEFAULT_EVALUATION_REASON', 'FLAG_DISABLED_EVALUATION_REASON']);
+  t.deepEqual(knownReasons({ type: 'VARIANT_FLAG_TYPE' }), ['MATCH_EVALUATION_REASON', 'UNKNOWN_EVALUATION_REASON', 'FLAG_DISABLED_EVALUATION_REASON']);
+  const rows = valueSplit([{ value: 'FLAG_DISABLED_EVALUATION_REASON', count: 1 }, { value: 'MATCH_EVALUATION_REASON', count: 3 }], knownReasons({ type: 'VARIANT_FLAG_TYPE' }));
+  t.deepEqual(rows.map((r) => [r.value, r.count, r.percent]), [['MATCH_EVALUATION_REASON', 3, 75], ['UNKNOWN_EVALUATION_REASON', 0, 0], ['FLAG_DISABLED_EVALUATION_REASON', 1, 25]]);
 });

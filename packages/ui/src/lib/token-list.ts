@@ -64,12 +64,15 @@ const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number, number]> = [
   ['minute', 60_000, 60_000],
 ];
 
-/** "in 30 days", "2 hours ago", "now": how far `target` is from `now`, in the largest fitting unit. */
-export function relativeTime(target: Date, now: Date, locale = 'en'): string {
+/**
+ * "in 30 days", "2 hours ago", "now": how far `target` is from `now`, in the largest fitting unit,
+ * whole units counted by `round` (towards zero unless told).
+ */
+export function relativeTime(target: Date, now: Date, locale = 'en', round: (units: number) => number = Math.trunc): string {
   const diff = target.getTime() - now.getTime();
   const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   for (const [unit, ms, from] of UNITS) {
-    if (Math.abs(diff) >= from) return format.format(Math.trunc(diff / ms), unit);
+    if (Math.abs(diff) >= from) return format.format(round(diff / ms), unit);
   }
   return format.format(0, 'second');
 }

@@ -1,5 +1,5 @@
 /**
- * What a flag served over a range: one row per value with its count and share of the evaluations.
+ * What a flag served over a range: one row per value (or reason) with its count and share of the evaluations.
  * The values the flag can serve come first, in their own order and also when none was served, so
  * the rows stay put while counts change; values it no longer has (a deleted variant) follow.
  */
@@ -37,6 +37,17 @@ export function valueSplit(values: readonly ValueCount[], known: readonly string
 export function knownValues(flag: { type: string; variants?: ReadonlyArray<{ key: string }> }): string[] {
   if (flag.type === 'BOOLEAN_FLAG_TYPE') return ['true', 'false'];
   return (flag.variants ?? []).map((v) => v.key);
+}
+
+/**
+ * The reasons a flag's evaluations give, as `valueSplit` takes them, in the order the split lists
+ * them: a rule or rollout matched; none did, so the default applied (a variant flag without a
+ * default variant serves nothing: Flipt's unknown reason); a variant flag was disabled (a disabled
+ * boolean flag still walks its rollouts, its `enabled` being the default value).
+ */
+export function knownReasons(flag: { type: string; defaultVariant?: unknown }): string[] {
+  if (flag.type === 'BOOLEAN_FLAG_TYPE') return ['MATCH_EVALUATION_REASON', 'DEFAULT_EVALUATION_REASON'];
+  return ['MATCH_EVALUATION_REASON', flag.defaultVariant === undefined ? 'UNKNOWN_EVALUATION_REASON' : 'DEFAULT_EVALUATION_REASON', 'FLAG_DISABLED_EVALUATION_REASON'];
 }
 
 /** "60%", "33.3%", "<0.1%" for a share that rounds away, "0%" for none. */

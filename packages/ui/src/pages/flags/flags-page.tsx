@@ -22,6 +22,7 @@ import { FlagsToolbar } from './flags-toolbar.js';
 import { NewFlagDialog } from './new-flag-dialog.js';
 import { UsageFilters } from './usage-filters.js';
 import { useNamespaceUsage } from './use-namespace-usage.js';
+import { useNoneStale } from './use-none-stale.js';
 import './flags.css';
 
 export const FLAGS_PAGE_SIZE = 25;
@@ -47,6 +48,7 @@ export function FlagsPage() {
   );
   const page = clampPage(state.page, matches.length, FLAGS_PAGE_SIZE);
   const shown = useMemo(() => pageOf(matches, page, FLAGS_PAGE_SIZE), [matches, page]);
+  const noneStale = useNoneStale(index, { ...state, search }, usage, matches.length === 0);
 
   const total = data?.length ?? 0;
   const filtered = search !== '' || state.type !== 'all' || state.enabled !== 'all' || state.stale;
@@ -81,7 +83,7 @@ export function FlagsPage() {
             <Loading label="Loading usage…" />
           ) : matches.length === 0 ? (
             <EmptyState
-              title="No flags match"
+              title={noneStale?.title ?? 'No flags match'}
               action={
                 <button
                 type="button"
@@ -96,7 +98,7 @@ export function FlagsPage() {
                 </button>
               }
             >
-              None of the {total.toLocaleString()} flags matches the search and filters.
+              {noneStale?.sentences.join(' ') ?? `None of the ${total.toLocaleString()} flags matches the search and filters.`}
             </EmptyState>
           ) : (
             <FlagsTable ns={ns} flags={shown} usage={usage.column} sort={state.sort} onSort={(sort) => update({ sort })} />

@@ -1,13 +1,22 @@
-/** What a flag served over a range: a row per value with its count, its share and a bar of that share. */
+/** What a flag served over a range: a row per value (or reason) with its count, its share and a bar of that share. */
 import { formatPercent, type SplitRow, valueLabel } from '../../../lib/usage-split.js';
 
-function SplitItem({ row, colour, pending }: { row: SplitRow; colour: number; pending: boolean }) {
-  const label = valueLabel(row.value);
+interface SplitItemProps {
+  row: SplitRow;
+  label: string;
+  /** A key is set in monospace; words (a reason, "No variant") are not. */
+  words: boolean;
+  colour: number;
+  pending: boolean;
+}
+
+function SplitItem({ row, label, words, colour, pending }: SplitItemProps) {
   const count = pending ? '…' : row.count.toLocaleString();
   const percent = pending ? '' : formatPercent(row.percent);
+  const look = row.value === '' ? 'split-value muted' : words ? 'split-value split-words' : 'split-value mono';
   return (
     <li className="split-row" aria-label={pending ? label : `${label}: ${count} (${percent})`}>
-      <span className={row.value === '' ? 'split-value muted' : 'split-value mono'}>{label}</span>
+      <span className={look}>{label}</span>
       <span className="split-count">{count}</span>
       <span className="split-percent muted">{percent}</span>
       <span className="split-bar" aria-hidden="true">
@@ -17,12 +26,23 @@ function SplitItem({ row, colour, pending }: { row: SplitRow; colour: number; pe
   );
 }
 
-/** `pending`: the counts are on their way; the rows stand in their places meanwhile. */
-export function ValueSplit({ rows, pending = false }: { rows: readonly SplitRow[]; pending?: boolean }) {
+export interface ValueSplitProps {
+  rows: readonly SplitRow[];
+  /** The counts are on their way; the rows stand in their places meanwhile. */
+  pending?: boolean;
+  /** The list's accessible name. */
+  name?: string;
+  /** How a row's value reads; `valueLabel` (a key, or "No variant") unless told. */
+  labelOf?: (value: string) => string;
+  /** Whether the labels are words rather than keys. */
+  words?: boolean;
+}
+
+export function ValueSplit({ rows, pending = false, name = 'Values served', labelOf = valueLabel, words = false }: ValueSplitProps) {
   return (
-    <ul className="split-list" aria-label="Values served" aria-busy={pending}>
+    <ul className="split-list" aria-label={name} aria-busy={pending}>
       {rows.map((row, i) => (
-        <SplitItem key={row.value} row={row} colour={i} pending={pending} />
+        <SplitItem key={row.value} row={row} label={labelOf(row.value)} words={words} colour={i} pending={pending} />
       ))}
     </ul>
   );
