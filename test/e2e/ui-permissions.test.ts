@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core';
 import { withToken } from '../helpers/auth.js';
 import { openPage, screenshot, useBrowser, useEnsign } from '../helpers/ui-browser.js';
 import { enabledControls, lockedControls, lockReason } from '../helpers/ui-controls.js';
+import { expect } from '../helpers/ui-expect.js';
 import { signInWithToken } from '../helpers/ui-session.js';
 
 const ADMIN = 'ui-permissions-admin-s3cret';
@@ -91,8 +92,9 @@ async function openAs(t: ExecutionContext, role: string, path: string) {
 }
 
 /** Every locked control of the page gives a reason that names the viewer role and where. */
-async function assertLockedForViewers(t: ExecutionContext, page: Page, what: string): Promise<void> {
-  for (const locked of await lockedControls(page)) t.regex(locked, /: Viewers can't [a-z ]+ (in production|to another namespace)$/, `${what}: ${locked}`);
+async function expectLockedForViewers(page: Page, what: string): Promise<void> {
+  const withoutReason = async () => (await lockedControls(page)).filter((locked) => !/: Viewers can't [a-z ]+ (in production|to another namespace)$/.test(locked));
+  await expect.poll(withoutReason, `${what}: locked without a viewer's reason`).toEqual([]);
 }
 
 const signedIn = (page: Page) => page.getByRole('button', { name: 'Sign out' }).waitFor();
@@ -100,66 +102,66 @@ const signedIn = (page: Page) => page.getByRole('button', { name: 'Sign out' }).
 test.serial('a viewer sees the flags, and every control that writes is left out or locked with its reason', async (t) => {
   const { page, close } = await openAs(t, 'viewer', '/namespaces/production/flags');
   await page.getByRole('link', { name: 'checkout' }).waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'New flag' })), "Viewers can't create flags in production");
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'New flag' }))).toBe("Viewers can't create flags in production");
 
   await page.getByRole('link', { name: 'checkout' }).click();
   await page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
   const rule = page.getByRole('list', { name: 'Rules' }).getByRole('listitem', { name: 'Rule 1', exact: true });
   await rule.getByRole('link', { name: 'beta-users' }).waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'Delete flag' })), "Viewers can't delete flags in production");
-  t.is(await lockReason(page.getByRole('button', { name: 'Add variant' })), "Viewers can't add variants in production");
-  t.is(await lockReason(page.getByRole('button', { name: 'Add rule' })), "Viewers can't add rules in production");
-  t.is(await lockReason(page.getByRole('button', { name: 'Copy to namespace…' })), "Viewers can't copy flags to another namespace");
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Delete flag' }))).toBe("Viewers can't delete flags in production");
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Add variant' }))).toBe("Viewers can't add variants in production");
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Add rule' }))).toBe("Viewers can't add rules in production");
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Copy to namespace…' }))).toBe("Viewers can't copy flags to another namespace");
   await page.getByRole('switch', { name: 'Enabled', disabled: true }).waitFor();
-  t.is(await page.locator('label.enabled-switch').getAttribute('title'), "Viewers can't edit flags in production");
-  t.true(await page.getByLabel('Default variant').isDisabled());
-  t.deepEqual(await enabledControls(page), ['Copy key'], 'nothing that writes can be used');
-  for (const name of [/^Edit/, /^Delete variant/, 'Move up', 'Move down', /^Save/]) t.is(await page.getByRole('button', { name }).count(), 0, `no ${String(name)} button`);
-  t.is(await page.locator('.drag-handle, [draggable="true"]').count(), 0, 'nothing to drag');
-  await assertLockedForViewers(t, page, 'variant flag');
+  await expect(page.locator('label.enabled-switch')).toHaveAttribute('title', "Viewers can't edit flags in production");
+  await expect(page.getByLabel('Default variant')).toBeDisabled();
+  await expect.poll(() => enabledControls(page), 'nothing that writes can be used').toEqual(['Copy key']);
+  for (const name of [/^Edit/, /^Delete variant/, 'Move up', 'Move down', /^Save/]) await expect(page.getByRole('button', { name }), `no ${String(name)} button`).toHaveCount(0);
+  await expect(page.locator('.drag-handle, [draggable="true"]'), 'nothing to drag').toHaveCount(0);
+  await expectLockedForViewers(page, 'variant flag');
   await screenshot(page, 'permissions-viewer-flag', { fullPage: true });
 
   await page.goto(`${ensign.server.baseUrl}/namespaces/production/flags/banner`);
   await page.getByRole('list', { name: 'Rollouts' }).getByRole('listitem', { name: 'Rollout 1', exact: true }).waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'Add rollout' })), "Viewers can't add rollouts in production");
-  t.is(await lockReason(page.getByRole('button', { name: 'Add prerequisite' })), "Viewers can't edit flags in production");
-  t.deepEqual(await enabledControls(page), ['Copy key']);
-  await assertLockedForViewers(t, page, 'boolean flag');
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Add rollout' }))).toBe("Viewers can't add rollouts in production");
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Add prerequisite' }))).toBe("Viewers can't edit flags in production");
+  await expect.poll(() => enabledControls(page)).toEqual(['Copy key']);
+  await expectLockedForViewers(page, 'boolean flag');
 
   // The timeline: the schedule is read, not changed.
   await page.getByRole('link', { name: 'Timeline' }).click();
   await page.getByRole('list', { name: 'Timeline' }).getByText('Switches the flag on').waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'Schedule a change' })), "Viewers can't schedule flag changes in production");
-  t.is(await page.getByRole('button', { name: /^Cancel/ }).count(), 0, 'no pending change to cancel');
-  t.deepEqual(await enabledControls(page), ['Copy key']);
-  await assertLockedForViewers(t, page, 'timeline');
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Schedule a change' }))).toBe("Viewers can't schedule flag changes in production");
+  await expect(page.getByRole('button', { name: /^Cancel/ }), 'no pending change to cancel').toHaveCount(0);
+  await expect.poll(() => enabledControls(page)).toEqual(['Copy key']);
+  await expectLockedForViewers(page, 'timeline');
   await close();
 });
 
 test.serial('a viewer: segments, namespaces and tokens are read, not changed', async (t) => {
   const { page, close } = await openAs(t, 'viewer', '/namespaces/production/segments');
   await page.getByRole('link', { name: 'Beta users' }).waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'New segment' })), "Viewers can't create segments in production");
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'New segment' }))).toBe("Viewers can't create segments in production");
   await page.getByRole('link', { name: 'Beta users' }).click();
   await page.getByRole('cell', { name: 'plan' }).waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'Delete segment' })), "Viewers can't delete segments in production");
-  t.is(await lockReason(page.getByRole('button', { name: 'Add constraint' })), "Viewers can't add constraints in production");
-  t.is(await lockReason(page.getByLabel('Match type')), "Viewers can't edit segments in production");
-  t.deepEqual(await enabledControls(page), ['Copy key']);
-  t.is(await page.getByRole('button', { name: /^(Edit|Delete) constraint/ }).count(), 0);
-  await assertLockedForViewers(t, page, 'segment');
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Delete segment' }))).toBe("Viewers can't delete segments in production");
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Add constraint' }))).toBe("Viewers can't add constraints in production");
+  await expect.poll(() => lockReason(page.getByLabel('Match type'))).toBe("Viewers can't edit segments in production");
+  await expect.poll(() => enabledControls(page)).toEqual(['Copy key']);
+  await expect(page.getByRole('button', { name: /^(Edit|Delete) constraint/ })).toHaveCount(0);
+  await expectLockedForViewers(page, 'segment');
 
   await page.getByRole('link', { name: 'Namespaces', exact: true }).click();
   await page.getByRole('cell', { name: 'production', exact: true }).waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'New namespace' })), "Viewers can't create namespaces");
-  t.is(await lockReason(page.getByRole('button', { name: 'Import into namespace production' })), "Viewers can't import into production");
-  t.is(await page.getByRole('button', { name: /^(Edit|Delete) namespace/ }).count(), 0);
-  t.true(await page.getByRole('button', { name: 'Export namespace production' }).isEnabled(), 'reading a namespace whole is allowed');
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'New namespace' }))).toBe("Viewers can't create namespaces");
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Import into namespace production' }))).toBe("Viewers can't import into production");
+  await expect(page.getByRole('button', { name: /^(Edit|Delete) namespace/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Export namespace production' }), 'reading a namespace whole is allowed').toBeEnabled();
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
   await page.getByRole('row').filter({ hasText: 'Vera' }).waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'Create token' })), "Viewers can't create API tokens");
-  t.is(await page.getByRole('button', { name: /^Delete token/ }).count(), 0);
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Create token' }))).toBe("Viewers can't create API tokens");
+  await expect(page.getByRole('button', { name: /^Delete token/ })).toHaveCount(0);
   await close();
 });
 
@@ -179,7 +181,7 @@ test.serial('a 403 the page runs into anyway is shown, and the session stays', a
 
   await page.getByRole('switch', { name: 'Enabled', disabled: false }).click();
   await page.getByText("The flag was not disabled: You don't have permission to do this. Ask an administrator of this service for a role that allows it.").waitFor();
-  t.true(await page.getByRole('switch', { name: 'Enabled' }).isChecked(), 'put back as the service holds it');
+  await expect(page.getByRole('switch', { name: 'Enabled' }), 'put back as the service holds it').toBeChecked();
 
   await page.getByRole('link', { name: 'Flags', exact: true }).first().click();
   await page.getByRole('button', { name: 'New flag', disabled: false }).click();
@@ -187,18 +189,18 @@ test.serial('a 403 the page runs into anyway is shown, and the session stays', a
   await dialog.getByLabel('Name', { exact: true }).fill('Sneaky');
   await dialog.getByRole('button', { name: 'Create flag' }).click();
   await dialog.getByRole('alert').getByText("You don't have permission to do this.", { exact: false }).waitFor();
-  t.is(await dialog.getByLabel('Name', { exact: true }).inputValue(), 'Sneaky', 'what was typed is kept');
+  await expect(dialog.getByLabel('Name', { exact: true }), 'what was typed is kept').toHaveValue('Sneaky');
   t.deepEqual(refused, ['PUT /api/v1/namespaces/production/flags/checkout', 'POST /api/v1/namespaces/production/flags']);
 
   // Still signed in: the page keeps working, also after a reload.
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await signedIn(page);
-  t.is(await page.getByRole('heading', { name: 'Sign in' }).count(), 0);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toHaveCount(0);
   await page.unroute('**/api/v1/permissions');
   await page.reload();
   await page.getByRole('link', { name: 'checkout' }).waitFor();
   await signedIn(page);
-  t.is(await lockReason(page.getByRole('button', { name: 'New flag' })), "Viewers can't create flags in production", 'the real permissions again');
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'New flag' })), 'the real permissions again').toBe("Viewers can't create flags in production");
   t.is((await admin().get('/api/v1/namespaces/production/flags/sneaky')).status, 404, 'nothing was written');
   await close();
 });
@@ -222,19 +224,19 @@ test.serial('an editor creates and edits a flag, but may not create a namespace 
   await page.getByRole('button', { name: 'Save details' }).click();
   await page.getByText('Details saved').waitFor();
   t.like((await admin().get('/api/v1/namespaces/production/flags/editor-pick')).body, { name: 'Editor pick', description: 'Chosen by an editor', variants: [{ key: 'on' }] });
-  t.deepEqual((await lockedControls(page)).filter((locked) => locked.includes("can't")), [], 'nothing of a flag is locked for an editor');
-  t.true(await page.getByRole('button', { name: 'Copy to namespace…' }).isEnabled(), 'it may import into the other namespaces');
+  await expect.poll(async () => (await lockedControls(page)).filter((locked) => locked.includes("can't")), 'nothing of a flag is locked for an editor').toEqual([]);
+  await expect(page.getByRole('button', { name: 'Copy to namespace…' }), 'it may import into the other namespaces').toBeEnabled();
 
   await page.getByRole('link', { name: 'Namespaces', exact: true }).click();
   await page.getByRole('cell', { name: 'production', exact: true }).waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'New namespace' })), "Editors can't create namespaces");
-  t.is(await page.getByRole('button', { name: /^(Edit|Delete) namespace/ }).count(), 0);
-  t.true(await page.getByRole('button', { name: 'Import into namespace production' }).isEnabled(), 'an editor may import flags and segments');
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'New namespace' }))).toBe("Editors can't create namespaces");
+  await expect(page.getByRole('button', { name: /^(Edit|Delete) namespace/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Import into namespace production' }), 'an editor may import flags and segments').toBeEnabled();
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
   await page.getByRole('row').filter({ hasText: 'Ed' }).first().waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'Create token' })), "Editors can't create API tokens");
-  t.is(await page.getByRole('button', { name: /^Delete token/ }).count(), 0);
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Create token' }))).toBe("Editors can't create API tokens");
+  await expect(page.getByRole('button', { name: /^Delete token/ })).toHaveCount(0);
   await screenshot(page, 'permissions-editor-tokens');
   await close();
 });
@@ -243,30 +245,30 @@ test.serial("distributions are checked as the segment's: a role that may change 
   const { page, close } = await openAs(t, 'author', '/namespaces/production/flags/checkout');
   const rule = page.getByRole('list', { name: 'Rules' }).getByRole('listitem', { name: 'Rule 1', exact: true });
   await rule.getByRole('link', { name: 'beta-users' }).waitFor();
-  t.is(await lockReason(page.getByRole('button', { name: 'Add rule' })), "Authors can't add rules in production", 'a new rule starts with a split');
-  t.true(await page.getByRole('button', { name: 'Add variant' }).isEnabled());
+  await expect.poll(() => lockReason(page.getByRole('button', { name: 'Add rule' })), 'a new rule starts with a split').toBe("Authors can't add rules in production");
+  await expect(page.getByRole('button', { name: 'Add variant' })).toBeEnabled();
   await rule.getByRole('button', { name: 'Edit' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit rule' });
   const split = dialog.getByRole('group', { name: 'Distribution' });
-  t.is(await lockReason(dialog.getByLabel('red percentage')), null, 'the field itself names no reason');
-  t.is(await split.getAttribute('title'), "Authors can't change rule distributions in production");
-  t.true(await dialog.getByRole('button', { name: 'Split evenly' }).isDisabled());
+  await expect.poll(() => lockReason(dialog.getByLabel('red percentage')), 'the field itself names no reason').toBe(null);
+  await expect(split).toHaveAttribute('title', "Authors can't change rule distributions in production");
+  await expect(dialog.getByRole('button', { name: 'Split evenly' })).toBeDisabled();
   await dialog.getByRole('button', { name: 'Save rule' }).click();
   await page.getByText('Rule saved').waitFor();
   await close();
 });
 
 test.serial('the namespace switcher offers only the namespaces the session may view', async (t) => {
-  const viewable = async (role: string) => {
+  const offers = async (role: string, expected: string[]) => {
     const { page, close } = await openAs(t, role, role === 'team-a-reader' ? '/namespaces/team-a/flags' : '/namespaces/production/flags');
     await page.getByRole('heading', { name: 'Flags', level: 1 }).waitFor();
     const switcher = page.getByLabel('Namespace', { exact: true });
     // Named once the list is there (until then the switcher holds the current key alone).
     await switcher.locator('option', { hasText: 'Team A (team-a)' }).waitFor({ state: 'attached' });
-    const offered = await switcher.locator('option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+    const offered = async () => (await switcher.locator('option').evaluateAll((options) => options.map((o) => o.getAttribute('value') ?? ''))).sort();
+    await expect.poll(offered, `${role}: the namespaces offered`).toEqual(expected);
     await close();
-    return offered;
   };
-  t.deepEqual(await viewable('team-a-reader'), ['team-a']);
-  t.deepEqual((await viewable('viewer')).sort(), ['default', 'production', 'team-a']);
+  await offers('team-a-reader', ['team-a']);
+  await offers('viewer', ['default', 'production', 'team-a']);
 });

@@ -8,6 +8,7 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test, { config: { authentication: { required: false, methods: { token: { enabled: true } } } } });
 
@@ -106,7 +107,7 @@ test.serial('on a phone a long flag key breaks between its words, and is whole i
   const { page, close } = await open(t, `/namespaces/${NS}/flags`, { viewport: PHONE });
   const link = page.getByRole('link', { name: FLAG });
   await link.waitFor();
-  t.is(await link.getAttribute('title'), FLAG);
+  await expect(link).toHaveAttribute('title', FLAG);
   // The lines the key is laid out in.
   const keyLines = await link.evaluate((el) => {
     const text = el.firstChild;
@@ -142,11 +143,11 @@ test.serial('on a phone the Variants table stacks: each variant is a block title
   const edit = row.getByRole('button', { name: 'Edit variant one-page-checkout-with-saved-card-preselected' });
   const remove = row.getByRole('button', { name: 'Delete variant one-page-checkout-with-saved-card-preselected' });
   await edit.waitFor();
-  t.is(await row.evaluate((el: any) => el.ownerDocument.defaultView.getComputedStyle(el).display), 'block', 'a variant is a block, not a table row');
-  t.deepEqual(await row.locator('td[data-label]').evaluateAll((cells: any[]) => cells.map((cell) => cell.dataset.label)), ['Key', 'Name', 'Description', 'Attachment']);
-  t.is(await row.getByRole('cell').first().textContent(), 'one-page-checkout-with-saved-card-preselected', 'the key is the block\'s title, without a label');
+  await expect(row, 'a variant is a block, not a table row').toHaveCSS('display', 'block');
+  await expect.poll(() => row.locator('td[data-label]').evaluateAll((cells: any[]) => cells.map((cell) => cell.dataset.label))).toEqual(['Key', 'Name', 'Description', 'Attachment']);
+  await expect(row.getByRole('cell').first(), 'the key is the block\'s title, without a label').toHaveText('one-page-checkout-with-saved-card-preselected');
   const scrollsSideways = () => table.evaluate((el: any) => el.closest('.table-wrap').scrollWidth > el.closest('.table-wrap').clientWidth);
-  t.false(await scrollsSideways(), 'the table\'s box does not scroll sideways');
+  await expect.poll(scrollsSideways, 'the table\'s box does not scroll sideways').toBe(false);
   for (const button of [edit, remove]) {
     const box = await button.boundingBox();
     t.true(box !== null && box.x >= 0 && box.x + box.width <= PHONE.width, `${await button.getAttribute('aria-label')} is within the screen: ${JSON.stringify(box)}`);
@@ -154,7 +155,7 @@ test.serial('on a phone the Variants table stacks: each variant is a block title
   // The attachment opens inside the block.
   await row.locator('.attachment-cell summary').click();
   await row.locator('.attachment-cell pre').waitFor();
-  t.false(await scrollsSideways(), 'nor with the attachment open');
+  await expect.poll(scrollsSideways, 'nor with the attachment open').toBe(false);
   const { scrollWidth, innerWidth } = await overflow(page);
   t.true(scrollWidth <= innerWidth, `the page is ${scrollWidth}px wide in a ${innerWidth}px window`);
   await screenshot(page, 'phone-variants', { fullPage: true });
@@ -170,37 +171,37 @@ test.serial('on a phone the menu drawer has a backdrop that closes it, Escape cl
   const menu = page.getByRole('button', { name: 'Menu' });
   const backdrop = page.locator('.drawer-backdrop');
   await menu.waitFor();
-  t.false(await nav.isVisible(), 'closed at first');
+  await expect(nav, 'closed at first').toBeHidden();
 
   await menu.click();
   await nav.waitFor();
   await backdrop.waitFor();
-  t.true(await focusInside(nav), 'opening moves the focus into the drawer');
+  await expect.poll(() => focusInside(nav), 'opening moves the focus into the drawer').toBe(true);
   const theme = nav.getByLabel('Theme');
   await theme.waitFor();
   const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
   const light = await background();
   await theme.selectOption('dark');
-  t.not(await background(), light, 'the theme switch in the drawer changes the colours');
+  await expect.poll(background, 'the theme switch in the drawer changes the colours').not.toBe(light);
   await screenshot(page, 'phone-drawer-dark');
   for (let i = 0; i < 12; i++) {
     await page.keyboard.press('Tab');
-    t.true(await focusInside(nav), `Tab ${i + 1} keeps the focus in the drawer`);
+    await expect.poll(() => focusInside(nav), `Tab ${i + 1} keeps the focus in the drawer`).toBe(true);
   }
   await page.keyboard.press('Shift+Tab');
-  t.true(await focusInside(nav), 'Shift+Tab too');
+  await expect.poll(() => focusInside(nav), 'Shift+Tab too').toBe(true);
 
   // A tap on the backdrop, right of the drawer.
   await page.mouse.click(360, 500);
   await nav.waitFor({ state: 'hidden' });
-  t.false(await backdrop.isVisible(), 'the backdrop goes with it');
-  t.true(await menu.evaluate((el) => el === el.ownerDocument.activeElement), 'the focus is back on the menu button');
+  await expect(backdrop, 'the backdrop goes with it').toBeHidden();
+  await expect(menu, 'the focus is back on the menu button').toBeFocused();
 
   await menu.click();
   await nav.waitFor();
   await page.keyboard.press('Escape');
   await nav.waitFor({ state: 'hidden' });
-  t.is(await menu.getAttribute('aria-expanded'), 'false');
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
 
   await menu.click();
   await nav.getByRole('link', { name: 'Segments', exact: true }).click();
@@ -216,9 +217,8 @@ test.serial('on a desktop the sidebar stays in view while a long page scrolls', 
   const apiTokens = nav.getByRole('link', { name: 'API tokens' });
   const before = await apiTokens.boundingBox();
   await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
-  t.true(await page.evaluate<boolean>('window.scrollY > 200'), 'the page did scroll');
-  const after = await apiTokens.boundingBox();
-  t.deepEqual(after, before, 'the navigation did not move');
+  await expect.poll(() => page.evaluate<boolean>('window.scrollY > 200'), 'the page did scroll').toBe(true);
+  await expect.poll(() => apiTokens.boundingBox(), 'the navigation did not move').toEqual(before);
   const box = await nav.boundingBox();
   t.true(box !== null && box.y >= 0 && box.y + box.height <= 500 + 0.5, 'the sidebar is within the window');
   await screenshot(page, 'desktop-sticky-sidebar');
@@ -230,11 +230,12 @@ test.serial('on a desktop the namespace switcher shows a long name whole or give
   const switcher = page.getByLabel('Namespace', { exact: true });
   await page.getByRole('link', { name: FLAG }).waitFor();
   await page.locator(`option[value="${NS}"]`).waitFor({ state: 'attached' });
-  const option = await page.locator(`option[value="${NS}"]`).textContent();
-  t.true(option?.includes(NS_NAME) === true && option.includes(NS), `the list names it whole: ${option}`);
-  const fits = await switcher.evaluate((el) => el.scrollWidth <= el.clientWidth);
-  const title = await switcher.getAttribute('title');
-  t.true(fits || title === `${NS_NAME} (${NS})`, `whole (${fits}) or in the tooltip (${title})`);
+  const option = page.locator(`option[value="${NS}"]`);
+  await expect(option, 'the list names it whole').toContainText(NS_NAME);
+  await expect(option, 'the list names it whole').toContainText(NS);
+  const fits = () => switcher.evaluate((el) => el.scrollWidth <= el.clientWidth);
+  const wholeOrInTooltip = async () => (await fits()) || (await switcher.getAttribute('title')) === `${NS_NAME} (${NS})`;
+  await expect.poll(wholeOrInTooltip, 'whole, or whole in the tooltip').toBe(true);
   await screenshot(page, 'desktop-long-namespace');
   await close();
 });

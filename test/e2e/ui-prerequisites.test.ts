@@ -8,6 +8,7 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 
@@ -35,15 +36,9 @@ test.serial.before('two boolean flags, and a variant flag serving light to every
 const open = (t: ExecutionContext, path: string, options: PageOptions = {}) => openPage(t, ui.browser, `${ui.server.baseUrl}${path}`, { allowConsoleErrors: REFUSALS, ...options });
 
 const card = (page: Page) => page.getByRole('region', { name: 'Prerequisites' });
-const listed = (list: Locator) => list.getByRole('listitem').evaluateAll((items) => items.map((li) => (li.querySelector(':scope > span')?.textContent ?? '').replace(/\s+/g, ' ').trim()));
+/** What each item of `list` says (its text, without its buttons). */
+const listed = (list: Locator) => list.getByRole('listitem').locator(':scope > span');
 const prerequisitesOf = async (t: ExecutionContext, key: string) => (await ok<{ prerequisites?: unknown[] }>(t, ui.api.get(flagPath(key)), key)).prerequisites;
-
-/** The texts of what an input's `aria-describedby` names: its hint and the service's error. */
-async function description(input: Locator): Promise<string> {
-  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter((id) => id !== '');
-  const texts = await Promise.all(ids.map((id) => input.page().locator(`[id="${id}"]`).textContent()));
-  return texts.join(' | ');
-}
 
 test.serial('a prerequisite added on the child links to its parent, whose page lists the child among its dependents', async (t) => {
   const { page, close } = await open(t, `/namespaces/${NS}/flags/checkout`);
@@ -51,23 +46,23 @@ test.serial('a prerequisite added on the child links to its parent, whose page l
   await card(page).getByText('No flag requires this one.').waitFor();
   await card(page).getByRole('button', { name: 'Add prerequisite' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add prerequisite' });
-  t.deepEqual(await dialog.getByLabel('Flag').locator('option').allTextContents(), ['payments (Payments)', 'theme (Theme)'], 'the other flags of the namespace');
+  await expect(dialog.getByLabel('Flag').locator('option'), 'the other flags of the namespace').toHaveText(['payments (Payments)', 'theme (Theme)']);
   await dialog.getByLabel('Flag').selectOption('payments');
-  t.true(await dialog.getByRole('radio', { name: 'Is on' }).isChecked());
-  t.is(await dialog.getByRole('radio', { name: 'Serves one of these variants' }).count(), 0, 'a boolean flag serves no variant');
+  await expect(dialog.getByRole('radio', { name: 'Is on' })).toBeChecked();
+  await expect(dialog.getByRole('radio', { name: 'Serves one of these variants' }), 'a boolean flag serves no variant').toHaveCount(0);
   await dialog.getByRole('button', { name: 'Add prerequisite' }).click();
   await dialog.waitFor({ state: 'hidden' });
   const requires = card(page).getByRole('list', { name: 'Prerequisites' });
   await requires.waitFor();
-  t.deepEqual(await listed(requires), ['Requires payments is on']);
+  await expect(listed(requires)).toHaveText(['Requires payments is on']);
   t.deepEqual(await prerequisitesOf(t, 'checkout'), [{ flagKey: 'payments', enabled: true }]);
 
   await requires.getByRole('link', { name: 'payments' }).click();
   await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
   const dependents = card(page).getByRole('list', { name: 'Dependents' });
   await dependents.waitFor();
-  t.deepEqual(await listed(dependents), ['checkout when this flag is on']);
-  t.is(await dependents.getByRole('link', { name: 'checkout' }).getAttribute('href'), `/namespaces/${NS}/flags/checkout`);
+  await expect(listed(dependents)).toHaveText(['checkout when this flag is on']);
+  await expect(dependents.getByRole('link', { name: 'checkout' })).toHaveAttribute('href', `/namespaces/${NS}/flags/checkout`);
   await screenshot(page, 'prerequisites-parent', { fullPage: true });
   await close();
 });
@@ -80,8 +75,8 @@ test.serial("a prerequisite that would close a cycle is refused beside the flag 
   await dialog.getByLabel('Flag').selectOption('checkout');
   await dialog.getByRole('button', { name: 'Add prerequisite' }).click();
   await dialog.locator('.field-error').waitFor();
-  t.regex(await description(dialog.getByLabel('Flag')), /The prerequisite would close a cycle: payments → checkout → payments\./);
-  t.is(await dialog.getByLabel('Flag').inputValue(), 'checkout', 'the choice is kept');
+  await expect(dialog.getByLabel('Flag')).toHaveAccessibleDescription(/The prerequisite would close a cycle: payments → checkout → payments\./);
+  await expect(dialog.getByLabel('Flag'), 'the choice is kept').toHaveValue('checkout');
   await screenshot(page, 'prerequisites-cycle');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   t.is(await prerequisitesOf(t, 'payments'), undefined, 'nothing stored');
@@ -94,19 +89,19 @@ test.serial('a variant condition, a removal, and the console naming the prerequi
   await requires.waitFor();
   await card(page).getByRole('button', { name: 'Add prerequisite' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add prerequisite' });
-  t.deepEqual(await dialog.getByLabel('Flag').locator('option').allTextContents(), ['theme (Theme)'], 'a parent it has already is not offered again');
+  await expect(dialog.getByLabel('Flag').locator('option'), 'a parent it has already is not offered again').toHaveText(['theme (Theme)']);
   await dialog.getByRole('radio', { name: 'Serves one of these variants' }).check();
-  t.true(await dialog.getByRole('button', { name: 'Add prerequisite' }).isDisabled(), 'no variant picked yet');
+  await expect(dialog.getByRole('button', { name: 'Add prerequisite' }), 'no variant picked yet').toBeDisabled();
   await dialog.getByRole('checkbox', { name: 'dark' }).check();
   await dialog.getByRole('button', { name: 'Add prerequisite' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await requires.getByText('serves dark').waitFor();
-  t.deepEqual(await listed(requires), ['Requires payments is on', 'Requires theme serves dark']);
+  await expect(listed(requires)).toHaveText(['Requires payments is on', 'Requires theme serves dark']);
 
   await requires.getByRole('button', { name: 'Remove prerequisite payments' }).click();
   await page.getByRole('dialog', { name: 'Remove prerequisite' }).getByRole('button', { name: 'Remove prerequisite' }).click();
   await requires.getByText('payments').waitFor({ state: 'detached' });
-  t.deepEqual(await listed(requires), ['Requires theme serves dark']);
+  await expect(listed(requires)).toHaveText(['Requires theme serves dark']);
   t.deepEqual(await prerequisitesOf(t, 'checkout'), [{ flagKey: 'theme', variants: ['dark'] }]);
 
   // Theme serves light to everyone: checkout's prerequisite fails, and it answers false.
@@ -116,9 +111,9 @@ test.serial('a variant condition, a removal, and the console naming the prerequi
   const result = page.getByRole('region', { name: 'Result' });
   const note = result.locator('.prerequisite-outcome');
   await note.getByText('Not met').waitFor();
-  t.is((await note.innerText()).replace(/\s+/g, ' ').trim(), 'Not met: theme did not serve dark for this entity, so the flag served false. PREREQUISITE_FAILED');
-  t.is(await note.getByRole('link', { name: 'theme' }).getAttribute('href'), `/namespaces/${NS}/flags/theme`);
-  t.is(await result.locator('.result-headline').innerText(), 'Disabled');
+  await expect(note).toHaveText('Not met: theme did not serve dark for this entity, so the flag served false. PREREQUISITE_FAILED', { useInnerText: true });
+  await expect(note.getByRole('link', { name: 'theme' })).toHaveAttribute('href', `/namespaces/${NS}/flags/theme`);
+  await expect(result.locator('.result-headline')).toHaveText('Disabled', { useInnerText: true });
   await screenshot(page, 'prerequisites-console');
   await close();
 });
@@ -138,7 +133,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const { page, close } = await open(t, `/namespaces/${NS}/flags/checkout`, { viewport: { width: 390, height: 844 }, colorScheme: scheme });
     await card(page).getByRole('list', { name: 'Prerequisites' }).waitFor();
     const width = () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-    t.is(await width(), 0, 'the child page does not scroll sideways');
+    await expect.poll(width, 'the child page does not scroll sideways').toBe(0);
     await screenshot(page, `phone-prerequisites-${scheme}`, { fullPage: true });
     await page.goto(`${ui.server.baseUrl}/namespaces/${NS}/flags/payments`);
     await card(page).getByRole('button', { name: 'Add prerequisite', disabled: false }).click();
@@ -146,12 +141,12 @@ for (const scheme of ['light', 'dark'] as const) {
     await dialog.getByLabel('Flag').selectOption('theme');
     await dialog.getByRole('radio', { name: 'Serves one of these variants' }).check();
     await dialog.getByRole('checkbox', { name: 'light' }).waitFor();
-    t.is(await width(), 0, 'nor the dialog with a variant flag’s variants');
+    await expect.poll(width, 'nor the dialog with a variant flag’s variants').toBe(0);
     await screenshot(page, `phone-prerequisite-dialog-${scheme}`);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await page.goto(`${ui.server.baseUrl}/namespaces/${NS}/flags/theme`);
     await card(page).getByRole('list', { name: 'Dependents' }).waitFor();
-    t.is(await width(), 0, 'the parent page');
+    await expect.poll(width, 'the parent page').toBe(0);
     await close();
   });
 }

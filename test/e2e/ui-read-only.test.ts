@@ -13,12 +13,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonClient, scratchDir, startEnsign } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useBrowser, useEnsign } from '../helpers/ui-browser.js';
+import { enabledControls } from '../helpers/ui-controls.js';
+import { expect } from '../helpers/ui-expect.js';
 import { signInWithToken } from '../helpers/ui-session.js';
-
-/** Whether `locator` is on screen, waiting for it as a user would (the page renders its parts as their data arrives). */
-const shown = (locator: Locator): Promise<boolean> => locator.waitFor({ timeout: 10_000 }).then(() => true, () => false);
 
 const TOKEN = 'read-only-ui-s3cret';
 
@@ -71,65 +70,57 @@ async function openSignedIn(t: ExecutionContext, path: string, options: PageOpti
   return opened;
 }
 
-/**
- * What the page offers that is not disabled: buttons, fields that can be typed in, selects and
- * draggable handles, by their label (the banner left out).
- */
-const enabledControls = (page: Page): Promise<string[]> =>
-  page.evaluate<string[]>(`[...document.querySelectorAll('main :is(button, input, select, textarea, [draggable="true"])')]
-    .filter((el) => !el.closest('.read-only-banner') && !el.disabled && !el.readOnly)
-    .map((el) => el.getAttribute('aria-label') ?? (el.textContent.trim() || el.tagName.toLowerCase()))`);
-
 const banner = (page: Page) => page.getByRole('region', { name: 'Read-only' });
 
 /** The page is no wider than the window: nothing scrolls sideways. */
 const overflow = (page: Page): Promise<number> => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 
-async function assertReadOnlyFlagPage(t: ExecutionContext, page: Page): Promise<void> {
+async function expectReadOnlyFlagPage(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Color', level: 1 }).waitFor();
   // The data, as the files hold it.
   await page.getByRole('row').filter({ hasText: 'Red' }).getByText('Default', { exact: true }).waitFor();
-  t.true(await shown(page.getByRole('cell', { name: 'blue', exact: true })));
+  await expect(page.getByRole('cell', { name: 'blue', exact: true })).toBeVisible();
   const rule = page.getByRole('list', { name: 'Rules' }).getByRole('listitem', { name: 'Rule 1', exact: true });
-  t.true(await shown(rule.getByRole('link', { name: 'pro', exact: true })), 'the rule names its segment');
-  t.regex(await rule.getByRole('list', { name: 'Distribution of rule 1' }).innerText(), /blue\s*→\s*100%/);
-  t.is(await page.getByLabel('Default variant').evaluate((select) => (select as unknown as { selectedOptions: Array<{ text: string }> }).selectedOptions[0]?.text), 'red (Red)');
-  t.is(await page.getByLabel('Name', { exact: true }).inputValue(), 'Color');
+  await expect(rule.getByRole('link', { name: 'pro', exact: true }), 'the rule names its segment').toBeVisible();
+  await expect(rule.getByRole('list', { name: 'Distribution of rule 1' })).toHaveText(/blue\s*→\s*100%/, { useInnerText: true });
+  const defaultVariant = () => page.getByLabel('Default variant').evaluate((select) => (select as unknown as { selectedOptions: Array<{ text: string }> }).selectedOptions[0]?.text);
+  await expect.poll(defaultVariant).toBe('red (Red)');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Color');
 
   // Nothing that writes is enabled: only the key can be copied.
-  t.deepEqual(await enabledControls(page), ['Copy key']);
+  await expect.poll(() => enabledControls(page)).toEqual(['Copy key']);
   for (const name of ['Delete flag', 'Add variant', 'Add rule']) {
     const button = page.getByRole('button', { name });
-    t.true(await button.isDisabled(), name);
-    t.is(await button.getAttribute('title'), HEADLINE, `${name} says why`);
+    await expect(button, name).toBeDisabled();
+    await expect(button, `${name} says why`).toHaveAttribute('title', HEADLINE);
   }
   const enabled = page.getByRole('switch', { name: 'Enabled' });
-  t.true(await enabled.isChecked(), 'the flag is enabled in the files');
-  t.true(await enabled.isDisabled());
-  t.true(await page.getByLabel('Default variant').isDisabled());
-  for (const name of [/^Edit/, /^Delete variant/, 'Move up', 'Move down', /^Save/]) t.is(await page.getByRole('button', { name }).count(), 0, `no ${String(name)} button`);
-  t.is(await page.locator('.drag-handle, [draggable="true"]').count(), 0, 'nothing to drag');
-  t.true(await shown(page.getByRole('link', { name: 'Evaluate in console' })));
+  await expect(enabled, 'the flag is enabled in the files').toBeChecked();
+  await expect(enabled).toBeDisabled();
+  await expect(page.getByLabel('Default variant')).toBeDisabled();
+  for (const name of [/^Edit/, /^Delete variant/, 'Move up', 'Move down', /^Save/]) await expect(page.getByRole('button', { name }), `no ${String(name)} button`).toHaveCount(0);
+  await expect(page.locator('.drag-handle, [draggable="true"]'), 'nothing to drag').toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Evaluate in console' })).toBeVisible();
 }
 
 test.serial('a directory of feature files: the banner names it, the flag shows its data without a control that writes', async (t) => {
   const { page, close } = await openSignedIn(t, '/namespaces/shop/flags');
   const region = banner(page);
   await region.waitFor();
-  t.is(await region.locator('.read-only-headline').innerText(), HEADLINE);
-  t.regex(await region.innerText(), /in the feature files/);
+  await expect(region.locator('.read-only-headline')).toHaveText(HEADLINE, { useInnerText: true });
+  await expect(region).toHaveText(/in the feature files/, { useInnerText: true });
   const synced = region.locator('time');
-  t.regex(await synced.innerText(), /^(just now|\d+ minutes? ago)$/);
-  t.regex((await synced.getAttribute('title')) ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/, 'the exact time on hover');
-  t.is(await region.locator('.read-only-refused').count(), 0, 'no refused change');
+  await expect(synced).toHaveText(/^(just now|\d+ minutes? ago)$/, { useInnerText: true });
+  await expect(synced, 'the exact time on hover').toHaveAttribute('title', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+  await expect(region.locator('.read-only-refused'), 'no refused change').toHaveCount(0);
 
   const newFlag = page.getByRole('button', { name: 'New flag' });
-  t.true(await newFlag.isDisabled());
-  t.is(await newFlag.getAttribute('title'), HEADLINE);
+  await expect(newFlag).toBeDisabled();
+  await expect(newFlag).toHaveAttribute('title', HEADLINE);
   await page.getByRole('link', { name: 'color' }).click();
   await page.waitForURL('**/namespaces/shop/flags/color');
-  t.true(await shown(banner(page)), 'on every page');
-  await assertReadOnlyFlagPage(t, page);
+  await expect(banner(page), 'on every page').toBeVisible();
+  await expectReadOnlyFlagPage(page);
   await screenshot(page, 'read-only-flag', { fullPage: true });
 
   // History and usage are reading: they work as anywhere.
@@ -137,38 +128,38 @@ test.serial('a directory of feature files: the banner names it, the flag shows i
   await page.getByRole('heading', { name: 'History' }).waitFor();
   await page.getByRole('link', { name: 'Usage' }).click();
   await page.waitForURL('**/flags/color/usage');
-  t.true(await shown(banner(page)));
+  await expect(banner(page)).toBeVisible();
 
   // The timeline is read too; scheduling a change is a write.
   await page.getByRole('link', { name: 'Timeline' }).click();
   await page.getByText('Nothing scheduled').waitFor();
   const schedule = page.getByRole('button', { name: 'Schedule a change' });
-  t.true(await schedule.isDisabled());
-  t.is(await schedule.getAttribute('title'), HEADLINE);
-  t.deepEqual(await enabledControls(page), ['Copy key']);
+  await expect(schedule).toBeDisabled();
+  await expect(schedule).toHaveAttribute('title', HEADLINE);
+  await expect.poll(() => enabledControls(page)).toEqual(['Copy key']);
   await close();
 });
 
 test.serial('segments, namespaces and tokens: reading and export work, writing is not offered, tokens can still be created', async (t) => {
   const { page, close } = await openSignedIn(t, '/namespaces/shop/segments');
   await page.getByRole('link', { name: 'Pro users' }).waitFor();
-  t.true(await page.getByRole('button', { name: 'New segment' }).isDisabled());
+  await expect(page.getByRole('button', { name: 'New segment' })).toBeDisabled();
   await page.getByRole('link', { name: 'Pro users' }).click();
   await page.getByRole('cell', { name: 'plan' }).waitFor();
-  t.deepEqual(await enabledControls(page), ['Copy key']);
+  await expect.poll(() => enabledControls(page)).toEqual(['Copy key']);
   for (const name of ['Delete segment', 'Add constraint']) {
-    t.true(await page.getByRole('button', { name }).isDisabled(), name);
-    t.is(await page.getByRole('button', { name }).getAttribute('title'), HEADLINE);
+    await expect(page.getByRole('button', { name }), name).toBeDisabled();
+    await expect(page.getByRole('button', { name })).toHaveAttribute('title', HEADLINE);
   }
-  t.true(await page.getByLabel('Match type').isDisabled());
+  await expect(page.getByLabel('Match type')).toBeDisabled();
 
   await page.getByRole('link', { name: 'Namespaces', exact: true }).click();
   await page.getByRole('cell', { name: 'shop', exact: true }).waitFor();
-  t.true(await shown(banner(page)));
-  t.true(await page.getByRole('button', { name: 'New namespace' }).isDisabled());
-  t.true(await page.getByRole('button', { name: 'Import into namespace shop' }).isDisabled());
-  t.is(await page.getByRole('button', { name: 'Import into namespace shop' }).getAttribute('title'), HEADLINE);
-  t.is(await page.getByRole('button', { name: /^(Edit|Delete) namespace/ }).count(), 0);
+  await expect(banner(page)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New namespace' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Import into namespace shop' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Import into namespace shop' })).toHaveAttribute('title', HEADLINE);
+  await expect(page.getByRole('button', { name: /^(Edit|Delete) namespace/ })).toHaveCount(0);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export namespace shop' }).click()]);
   t.is(download.suggestedFilename(), 'shop.yaml');
   t.regex(await readFile(await download.path(), 'utf8'), /key: color/, 'export works');
@@ -183,7 +174,7 @@ test.serial('segments, namespaces and tokens: reading and export work, writing i
   await page.getByRole('dialog', { name: 'Token created' }).waitFor();
   const tokens = await jsonClient(files.server.baseUrl).get('/auth/v1/tokens?method=METHOD_TOKEN', AUTH);
   t.true((tokens.body.authentications as Array<{ metadata: Record<string, string> }>).some((a) => a.metadata['io.flipt.auth.token.name'] === 'ci'));
-  t.is(await page.locator('main [title^="Read-only"]').count(), 0, 'nothing on the tokens page is locked');
+  await expect(page.locator('main [title^="Read-only"]'), 'nothing on the tokens page is locked').toHaveCount(0);
   await close();
 });
 
@@ -196,16 +187,16 @@ test.serial('the console evaluates the flags of the files', async (t) => {
   await page.getByRole('button', { name: 'Evaluate' }).click();
   const result = page.getByRole('region', { name: 'Result' });
   await result.getByText('Matched a rule').waitFor();
-  t.is(await result.locator('.result-variant').innerText(), 'blue');
+  await expect(result.locator('.result-variant')).toHaveText('blue', { useInnerText: true });
   await close();
 });
 
 test.serial('390×844 in dark mode: the banner wraps, nothing scrolls sideways, still no control that writes', async (t) => {
   const { page, close } = await openSignedIn(t, '/namespaces/shop/flags/color', { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
   await banner(page).waitFor();
-  await assertReadOnlyFlagPage(t, page);
-  t.true(await shown(banner(page)));
-  t.is(await overflow(page), 0, 'the flag page');
+  await expectReadOnlyFlagPage(page);
+  await expect(banner(page)).toBeVisible();
+  await expect.poll(() => overflow(page), 'the flag page').toBe(0);
   const background = await page.evaluate<string>(`getComputedStyle(document.querySelector('.read-only-banner')).backgroundColor`);
   const [r = 255, g = 255, b = 255] = (background.match(/\d+/g) ?? []).map(Number);
   t.true(r + g + b < 300, `a dark banner (${background})`);
@@ -216,7 +207,7 @@ test.serial('390×844 in dark mode: the banner wraps, nothing scrolls sideways, 
     await page.goto(`${files.server.baseUrl}${path}`);
     await banner(page).waitFor();
     await page.locator('main h1').waitFor();
-    t.is(await overflow(page), 0, path);
+    await expect.poll(() => overflow(page), path).toBe(0);
   }
   await close();
 });
@@ -237,9 +228,9 @@ test.serial('a refused edit of the files: the banner says so while the previous 
   const { page, close } = await openSignedIn(t, '/namespaces/shop/flags/color', { viewport: { width: 390, height: 844 } });
   const refused = banner(page).locator('.read-only-refused');
   await refused.waitFor();
-  t.is((await refused.innerText()).replace(/^⚠\s*/, ''), `The latest change was refused: ${lastError}; still serving the previous state.`);
-  await assertReadOnlyFlagPage(t, page);
-  t.is(await overflow(page), 0);
+  await expect.poll(async () => (await refused.innerText()).replace(/^⚠\s*/, '')).toBe(`The latest change was refused: ${lastError}; still serving the previous state.`);
+  await expectReadOnlyFlagPage(page);
+  await expect.poll(() => overflow(page)).toBe(0);
   await screenshot(page, 'read-only-refused-narrow');
   await close();
 });
@@ -249,15 +240,15 @@ test.serial('a database server: no banner, and the controls that write are there
   t.is((await api.post('/api/v1/namespaces/default/flags', { key: 'beta', name: 'Beta', type: 'VARIANT_FLAG_TYPE', enabled: true })).status, 200);
   const { page, close } = await openPage(t, chromium.browser, `${database.server.baseUrl}/namespaces/default/flags`);
   await page.getByRole('link', { name: 'beta' }).waitFor();
-  t.is(await banner(page).count(), 0);
-  t.true(await page.getByRole('button', { name: 'New flag' }).isEnabled());
+  await expect(banner(page)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'New flag' })).toBeEnabled();
   await page.getByRole('link', { name: 'beta' }).click();
   await page.getByRole('heading', { name: 'Beta', level: 1 }).waitFor();
   // A trial click waits until the button is enabled (the rules card enables Add rule once its segments are loaded).
   for (const name of ['Delete flag', 'Add variant', 'Add rule']) t.true(await page.getByRole('button', { name }).click({ trial: true, timeout: 10_000 }).then(() => true, () => false), name);
-  t.is(await page.getByRole('button', { name: 'Save details' }).count(), 1, 'the details can be saved once changed');
-  t.true(await page.getByRole('switch', { name: 'Enabled' }).isEnabled());
-  t.is(await page.locator('main [title^="Read-only"]').count(), 0);
+  await expect(page.getByRole('button', { name: 'Save details' }), 'the details can be saved once changed').toHaveCount(1);
+  await expect(page.getByRole('switch', { name: 'Enabled' })).toBeEnabled();
+  await expect(page.locator('main [title^="Read-only"]')).toHaveCount(0);
   await close();
 });
 
@@ -266,10 +257,10 @@ test.serial('database storage made read-only by storage.read_only: the banner na
   t.teardown(() => server.stop());
   const { page, close } = await openPage(t, chromium.browser, `${server.baseUrl}/settings/namespaces`);
   await banner(page).waitFor();
-  t.is(await banner(page).locator('.read-only-headline').innerText(), "Read-only: this server's settings allow no changes");
-  t.is(await banner(page).locator('time').count(), 0, 'no sync time for a database');
-  t.true(await page.getByRole('button', { name: 'New namespace' }).isDisabled());
-  t.is(await page.getByRole('button', { name: 'New namespace' }).getAttribute('title'), "Read-only: this server's settings allow no changes");
+  await expect(banner(page).locator('.read-only-headline')).toHaveText("Read-only: this server's settings allow no changes", { useInnerText: true });
+  await expect(banner(page).locator('time'), 'no sync time for a database').toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'New namespace' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'New namespace' })).toHaveAttribute('title', "Read-only: this server's settings allow no changes");
   await close();
 });
 
@@ -279,7 +270,7 @@ test.serial('a server without /meta/info (older) counts as writable', async (t) 
   t.is(await signInWithToken(page, TOKEN), 200);
   await page.goto(`${files.server.baseUrl}/namespaces/shop/flags`);
   await page.getByRole('link', { name: 'color' }).waitFor();
-  t.is(await banner(page).count(), 0);
-  t.true(await page.getByRole('button', { name: 'New flag' }).isEnabled());
+  await expect(banner(page)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'New flag' })).toBeEnabled();
   await close();
 });

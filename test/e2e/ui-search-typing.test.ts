@@ -14,6 +14,7 @@ import { installKeyProbe, KEY_PROBE_KEYS, type KeyTiming } from '@ensign/testkit
 import test, { type ExecutionContext } from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 const NS = 'typing';
@@ -46,7 +47,7 @@ async function typeFast(t: ExecutionContext, page: Page, field: Locator, name: s
   for (let round = 0; round < 3; round++) {
     await field.fill('');
     await field.pressSequentially(TYPED, { delay: 2 });
-    t.is(await field.inputValue(), TYPED, `${name}, round ${round + 1} at 2 ms a key: every key kept`);
+    await expect(field, `${name}, round ${round + 1} at 2 ms a key: every key kept`).toHaveValue(TYPED);
   }
   for (let round = 0; round < 3; round++) {
     await field.fill('');
@@ -75,7 +76,7 @@ test.serial('the Flags and Segments searches keep every key, and the address fol
     await page.waitForURL((url) => [...url.searchParams.values()].includes(TYPED));
     t.pass(`${path}: the address holds the search`);
     await page.reload();
-    t.is(await page.getByLabel(label).inputValue(), TYPED, `${path}: a reload keeps the search`);
+    await expect(page.getByLabel(label), `${path}: a reload keeps the search`).toHaveValue(TYPED);
     await close();
   }
 });
@@ -138,19 +139,19 @@ test.serial('the "Filter segments" box lists at most 50 segments not chosen, say
   await page.getByRole('button', { name: 'Add rule' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add rule' });
   await dialog.getByText('5 more segments are not listed: type in the filter to find one.').waitFor();
-  t.is(await dialog.getByRole('checkbox').count(), 50);
-  t.is(await dialog.getByRole('checkbox', { name: 'seg-54' }).count(), 0, 'the last ones are not listed');
+  await expect(dialog.getByRole('checkbox')).toHaveCount(50);
+  await expect(dialog.getByRole('checkbox', { name: 'seg-54' }), 'the last ones are not listed').toHaveCount(0);
 
   const filter = dialog.getByLabel('Filter segments');
   await filter.pressSequentially('seg-54', { delay: 2 });
   await dialog.getByRole('checkbox', { name: 'seg-54' }).check();
   await filter.fill('');
   await dialog.getByText('4 more segments are not listed').waitFor();
-  t.true(await dialog.getByRole('checkbox', { name: 'seg-54' }).isChecked(), 'a chosen segment stays listed');
-  t.is(await dialog.getByRole('checkbox').count(), 51, 'fifty not chosen, and the chosen one');
+  await expect(dialog.getByRole('checkbox', { name: 'seg-54' }), 'a chosen segment stays listed').toBeChecked();
+  await expect(dialog.getByRole('checkbox'), 'fifty not chosen, and the chosen one').toHaveCount(51);
   await filter.fill('seg-5');
   await dialog.getByRole('checkbox', { name: 'seg-50' }).waitFor();
-  t.is(await dialog.getByRole('checkbox').count(), 5, 'a filter matching few lists them all');
-  t.is(await dialog.getByText(/not listed/).count(), 0);
+  await expect(dialog.getByRole('checkbox'), 'a filter matching few lists them all').toHaveCount(5);
+  await expect(dialog.getByText(/not listed/)).toHaveCount(0);
   await close();
 });

@@ -7,6 +7,7 @@ import { jsonClient, startEnsign } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 import { signInWithToken } from '../helpers/ui-session.js';
 
 const ui = useUiServer(test);
@@ -62,9 +63,9 @@ test('namespaces: created through the dialog, listed in the switcher; the defaul
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'New namespace' });
   await dialog.waitFor();
-  t.is(await page.evaluate<string>('document.activeElement?.labels?.[0]?.textContent ?? ""'), 'Name', 'focus starts at Name');
+  await expect.poll(() => page.evaluate<string>('document.activeElement?.labels?.[0]?.textContent ?? ""'), 'focus starts at Name').toBe('Name');
   await page.keyboard.type('Team Payments');
-  t.is(await dialog.getByLabel('Key').inputValue(), 'team-payments', 'the key follows the name');
+  await expect(dialog.getByLabel('Key'), 'the key follows the name').toHaveValue('team-payments');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await page.keyboard.type('Checkout and billing');
@@ -73,7 +74,7 @@ test('namespaces: created through the dialog, listed in the switcher; the defaul
   await page.getByRole('cell', { name: 'team-payments', exact: true }).waitFor();
   const switcher = page.getByLabel('Namespace', { exact: true });
   await switcher.locator('option[value="team-payments"]').waitFor({ state: 'attached' });
-  t.is(await switcher.locator('option[value="team-payments"]').textContent(), 'Team Payments (team-payments)');
+  await expect(switcher.locator('option[value="team-payments"]')).toHaveText('Team Payments (team-payments)');
   t.like(await ok(t, ui.api.get('/api/v1/namespaces/team-payments')), { key: 'team-payments', name: 'Team Payments', description: 'Checkout and billing', protected: false });
 
   // The same key again: the service's message next to Key, and the typed name kept.
@@ -81,8 +82,8 @@ test('namespaces: created through the dialog, listed in the switcher; the defaul
   await dialog.getByLabel('Name').fill('Team Payments');
   await dialog.getByRole('button', { name: 'Create namespace' }).click();
   await dialog.getByText('A namespace with the key “team-payments” already exists', { exact: false }).first().waitFor();
-  t.is(await dialog.getByLabel('Key').getAttribute('aria-invalid'), 'true');
-  t.is(await dialog.getByLabel('Name').inputValue(), 'Team Payments');
+  await expect(dialog.getByLabel('Key')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByLabel('Name')).toHaveValue('Team Payments');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   await page.getByRole('button', { name: 'Edit namespace team-payments' }).click();
@@ -90,15 +91,15 @@ test('namespaces: created through the dialog, listed in the switcher; the defaul
   await edit.getByLabel('Name').fill('Payments');
   await edit.getByRole('button', { name: 'Save namespace' }).click();
   await page.getByRole('cell', { name: 'Payments', exact: true }).waitFor();
-  t.is(await switcher.locator('option[value="team-payments"]').textContent(), 'Payments (team-payments)', 'the switcher reads the same list');
+  await expect(switcher.locator('option[value="team-payments"]'), 'the switcher reads the same list').toHaveText('Payments (team-payments)');
   await dismissToasts(page);
   await screenshot(page, 'namespaces');
 
   // The default namespace is protected: it offers no Delete, only its badge says why.
   const defaultRow = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'default', exact: true }) });
   await defaultRow.getByText('Protected').waitFor();
-  t.is(await page.getByRole('button', { name: 'Delete namespace default' }).count(), 0, 'no Delete on a protected namespace');
-  t.is(await page.getByRole('button', { name: 'Edit namespace default' }).count(), 1, 'it can still be edited');
+  await expect(page.getByRole('button', { name: 'Delete namespace default' }), 'no Delete on a protected namespace').toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Edit namespace default' }), 'it can still be edited').toHaveCount(1);
 
   // Cancelling deletes nothing; confirming removes the namespace and its switcher entry.
   await page.getByRole('button', { name: 'Delete namespace team-payments' }).click();
@@ -123,9 +124,9 @@ test.serial('segments: a segment with a string and a number constraint, created 
   await page.getByRole('button', { name: 'New segment' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'New segment' });
   await dialog.getByLabel('Name').fill('Pro customers');
-  t.is(await dialog.getByLabel('Key').inputValue(), 'pro-customers');
+  await expect(dialog.getByLabel('Key')).toHaveValue('pro-customers');
   await dialog.getByLabel('Description').fill('Paying customers of age');
-  t.is(await dialog.getByLabel('Match type').inputValue(), 'ALL_MATCH_TYPE');
+  await expect(dialog.getByLabel('Match type')).toHaveValue('ALL_MATCH_TYPE');
   await dialog.getByRole('button', { name: 'Create segment' }).click();
   await page.waitForURL('**/namespaces/shop/segments/pro-customers');
   await page.getByRole('heading', { name: 'Pro customers', level: 1 }).waitFor();
@@ -135,7 +136,7 @@ test.serial('segments: a segment with a string and a number constraint, created 
   await first.getByRole('button', { name: 'Save constraint' }).click();
   await first.waitFor({ state: 'hidden' });
   const second = await fillConstraint(page, { type: 'Number', property: 'age', operator: 'greater than or equal', value: '21' });
-  t.is(await second.getByLabel('Value', { exact: true }).getAttribute('type'), 'number');
+  await expect(second.getByLabel('Value', { exact: true })).toHaveAttribute('type', 'number');
   await second.getByRole('button', { name: 'Save constraint' }).click();
   await second.waitFor({ state: 'hidden' });
 
@@ -148,7 +149,7 @@ test.serial('segments: a segment with a string and a number constraint, created 
       { type: 'NUMBER_COMPARISON_TYPE', property: 'age', operator: 'gte', value: '21', description: '' },
     ],
   );
-  t.is(await table.getByRole('row').count(), 3, 'a header row and two constraints');
+  await expect(table.getByRole('row'), 'a header row and two constraints').toHaveCount(3);
   await dismissToasts(page);
   await screenshot(page, 'segment');
 
@@ -156,7 +157,7 @@ test.serial('segments: a segment with a string and a number constraint, created 
   await page.getByRole('link', { name: 'Segments', exact: true }).first().click();
   const row = page.getByRole('row').filter({ hasText: 'pro-customers' });
   await row.waitFor();
-  t.regex((await row.innerText()).replace(/\s+/g, ' '), /Pro customers pro-customers .*All 2 just now/);
+  await expect.poll(async () => (await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Pro customers pro-customers .*All 2 just now/);
   await page.getByLabel('Search segments').fill('nothing-like-this');
   await page.getByText('No segments match').waitFor();
   await page.getByRole('button', { name: 'Clear search' }).click();
@@ -171,7 +172,7 @@ test('segments: date-times and lists round-trip as the service stores them; a re
 
   // A date-time picked in the browser's zone is stored as RFC 3339 UTC …
   const dated = await fillConstraint(page, { type: 'Date-time', property: 'signup', operator: 'at or after', value: '2026-11-23T10:00' });
-  t.is(await dated.getByLabel('Value', { exact: true }).getAttribute('type'), 'datetime-local');
+  await expect(dated.getByLabel('Value', { exact: true })).toHaveAttribute('type', 'datetime-local');
   await dated.getByText('stored as 2026-11-23T09:00:00Z').waitFor();
   await dated.getByRole('button', { name: 'Save constraint' }).click();
   await dated.waitFor({ state: 'hidden' });
@@ -189,10 +190,10 @@ test('segments: date-times and lists round-trip as the service stores them; a re
   const values = ages.getByRole('group', { name: 'Values' });
   await values.getByText('invalid value provided for property "age" of type number').waitFor();
   await screenshot(page, 'constraint-dialog');
-  t.is(await ages.getByLabel('Value 1', { exact: true }).inputValue(), '18', 'what was typed is kept');
-  t.is(await ages.getByLabel('Value 2', { exact: true }).inputValue(), 'abc');
-  t.is(await ages.getByLabel('Property').inputValue(), 'age');
-  t.is(await ages.getByLabel('Operator').inputValue(), 'isoneof');
+  await expect(ages.getByLabel('Value 1', { exact: true }), 'what was typed is kept').toHaveValue('18');
+  await expect(ages.getByLabel('Value 2', { exact: true })).toHaveValue('abc');
+  await expect(ages.getByLabel('Property')).toHaveValue('age');
+  await expect(ages.getByLabel('Operator')).toHaveValue('isoneof');
   await ages.getByLabel('Value 2', { exact: true }).fill('21');
   await ages.getByRole('button', { name: 'Save constraint' }).click();
   await ages.waitFor({ state: 'hidden' });
@@ -201,12 +202,12 @@ test('segments: date-times and lists round-trip as the service stores them; a re
   await page.getByRole('button', { name: 'Add constraint' }).click();
   const entity = page.getByRole('dialog', { name: 'Add constraint' });
   await entity.getByLabel('Type').selectOption({ label: 'Entity ID' });
-  t.is(await entity.getByLabel('Property').inputValue(), 'entityId');
-  t.is(await entity.getByLabel('Property').getAttribute('readonly'), '');
+  await expect(entity.getByLabel('Property')).toHaveValue('entityId');
+  await expect(entity.getByLabel('Property')).toHaveAttribute('readonly', '');
   await entity.getByLabel('Type').selectOption({ label: 'Boolean' });
-  t.deepEqual(await entity.getByLabel('Operator').locator('option').allTextContents(), ['is true', 'is false', 'is present', 'is not present']);
+  await expect(entity.getByLabel('Operator').locator('option')).toHaveText(['is true', 'is false', 'is present', 'is not present']);
   await entity.getByText('This operator compares no value.').waitFor();
-  t.is(await entity.getByLabel('Value', { exact: true }).count(), 0);
+  await expect(entity.getByLabel('Value', { exact: true })).toHaveCount(0);
   await entity.getByLabel('Property').fill('beta');
   await entity.getByRole('button', { name: 'Save constraint' }).click();
   await entity.waitFor({ state: 'hidden' });
@@ -226,14 +227,14 @@ test('segments: date-times and lists round-trip as the service stores them; a re
   // Editing shows the stored values back: the date-time in the browser's zone, the list as items.
   await page.getByRole('button', { name: 'Edit constraint signup' }).click();
   const editDate = page.getByRole('dialog', { name: 'Edit constraint' });
-  t.is(await editDate.getByLabel('Value', { exact: true }).inputValue(), '2026-11-23T10:00');
-  t.is(await editDate.getByLabel('Time zone').inputValue(), 'Europe/Berlin');
+  await expect(editDate.getByLabel('Value', { exact: true })).toHaveValue('2026-11-23T10:00');
+  await expect(editDate.getByLabel('Time zone')).toHaveValue('Europe/Berlin');
   await editDate.getByLabel('Time zone').selectOption('UTC');
-  t.is(await editDate.getByLabel('Value', { exact: true }).inputValue(), '2026-11-23T09:00', 'the same instant in UTC');
+  await expect(editDate.getByLabel('Value', { exact: true }), 'the same instant in UTC').toHaveValue('2026-11-23T09:00');
   await editDate.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Edit constraint country' }).click();
   const editList = page.getByRole('dialog', { name: 'Edit constraint' });
-  t.is(await editList.getByLabel('Value 2', { exact: true }).inputValue(), 'fr');
+  await expect(editList.getByLabel('Value 2', { exact: true })).toHaveValue('fr');
   await editList.getByRole('button', { name: 'Remove value 1' }).click();
   await editList.getByRole('button', { name: 'Save constraint' }).click();
   await editList.waitFor({ state: 'hidden' });
@@ -250,7 +251,7 @@ test('segments: date-times and lists round-trip as the service stores them; a re
   await page.getByLabel('Description', { exact: true }).fill('Signed up after launch');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await page.getByText('Enter a name.').first().waitFor();
-  t.is(await page.getByLabel('Description', { exact: true }).inputValue(), 'Signed up after launch');
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Signed up after launch');
   await page.getByLabel('Name', { exact: true }).fill('Launch cohort');
   await page.getByLabel('Match type').selectOption('ALL_MATCH_TYPE');
   await page.getByRole('button', { name: 'Save changes' }).click();
@@ -289,7 +290,7 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   await ok(t, ui.api.post('/api/v1/namespaces/shop/flags/dark-mode/rollouts', { rank: 1, description: '', segment: { segmentKey: 'pro-customers', value: true } }));
 
   const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/shop/console?flag=checkout`);
-  t.is(await page.getByLabel('Flag', { exact: true }).inputValue(), 'checkout', '?flag= preselects the flag');
+  await expect(page.getByLabel('Flag', { exact: true }), '?flag= preselects the flag').toHaveValue('checkout');
   await page.getByRole('radio', { name: 'Variant' }).and(page.locator(':checked')).waitFor();
   await page.getByLabel('Entity ID').fill('user-42');
   await page.getByLabel('Context key 1').fill('plan');
@@ -304,34 +305,36 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   const context = { plan: 'pro', age: '30' };
   const expected = await ok(t, ui.api.post('/evaluate/v1/variant', { namespaceKey: 'shop', flagKey: 'checkout', entityId: 'user-42', context }));
   t.true(expected.match);
-  t.is(await result.locator('.result-variant').innerText(), expected.variantKey, 'the variant the API answers for the same entity');
-  t.is(await result.locator('.reason-code').innerText(), 'MATCH_EVALUATION_REASON');
-  t.is(await result.getByRole('link', { name: 'pro-customers' }).getAttribute('href'), '/namespaces/shop/segments/pro-customers');
+  await expect(result.locator('.result-variant'), 'the variant the API answers for the same entity').toHaveText(expected.variantKey, { useInnerText: true });
+  await expect(result.locator('.reason-code')).toHaveText('MATCH_EVALUATION_REASON', { useInnerText: true });
+  await expect(result.getByRole('link', { name: 'pro-customers' })).toHaveAttribute('href', '/namespaces/shop/segments/pro-customers');
   const attachment = expected.variantKey === 'blue' ? { color: 'blue', size: 2 } : { color: 'green', size: 3 };
-  t.is(await result.locator('pre.attachment').innerText(), JSON.stringify(attachment, null, 2), 'the attachment pretty-printed');
+  await expect.poll(() => result.locator('pre.attachment').innerText(), 'the attachment pretty-printed').toBe(JSON.stringify(attachment, null, 2));
   await result.getByText('round trip').waitFor();
   await dismissToasts(page);
   await screenshot(page, 'console');
   await result.getByText('Raw response').click();
-  t.like(JSON.parse(await result.locator('details pre').innerText()), { match: true, variantKey: expected.variantKey, segmentKeys: ['pro-customers'] });
+  const raw = async () => JSON.parse(await result.locator('details pre').innerText());
+  await expect.poll(raw).toMatchObject({ match: true, variantKey: expected.variantKey, segmentKeys: ['pro-customers'] });
 
   // The curl command names the same route and body, and running it gives the same answer.
+  const curlUrl = async () => (await page.getByLabel('curl command').innerText()).match(/^curl -X POST '([^']+)'/)?.[1];
+  const url = `${ui.server.baseUrl}/evaluate/v1/namespaces/shop/variant`;
+  await expect.poll(curlUrl).toBe(url);
   const curl = await page.getByLabel('curl command').innerText();
-  const url = curl.match(/^curl -X POST '([^']+)'/)?.[1];
-  t.is(url, `${ui.server.baseUrl}/evaluate/v1/namespaces/shop/variant`);
   const quotedBody = curl.match(/-d '((?:[^']|'\\'')*)'\s*$/)?.[1] ?? '';
   const body = JSON.parse(quotedBody.replaceAll(`'\\''`, `'`));
   t.deepEqual(body, { namespaceKey: 'shop', flagKey: 'checkout', entityId: 'user-42', context });
   t.notRegex(curl, /Authorization/, 'an open service needs no token');
-  const viaCurl = (await (await fetch(url ?? '', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as { variantKey: string };
+  const viaCurl = (await (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as { variantKey: string };
   t.is(viaCurl.variantKey, expected.variantKey);
 
   // A context outside the segment: no match, the default reason.
   await page.getByLabel('Context value 1').fill('free');
   await page.getByLabel('Context value 1').press('Enter');
   await result.getByText('No rule matched: the default variant applies').waitFor();
-  t.is(await result.locator('.reason-code').innerText(), 'DEFAULT_EVALUATION_REASON');
-  t.is((await result.locator('.result-headline').innerText()).replace(/\s+/g, ' '), 'No match default variant blue');
+  await expect(result.locator('.reason-code')).toHaveText('DEFAULT_EVALUATION_REASON', { useInnerText: true });
+  await expect(result.locator('.result-headline')).toHaveText('No match default variant blue', { useInnerText: true });
 
   // A boolean flag goes to the boolean route.
   await page.getByLabel('Flag', { exact: true }).fill('dark-mode');
@@ -339,8 +342,8 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   await page.getByLabel('Context value 1').fill('pro');
   await page.getByRole('button', { name: 'Evaluate' }).click();
   await result.getByText('Matched a rollout').waitFor();
-  t.is(await result.locator('.result-headline').innerText(), 'Enabled');
-  t.regex(await page.getByLabel('curl command').innerText(), /\/evaluate\/v1\/namespaces\/shop\/boolean'/);
+  await expect(result.locator('.result-headline')).toHaveText('Enabled', { useInnerText: true });
+  await expect(page.getByLabel('curl command')).toHaveText(/\/evaluate\/v1\/namespaces\/shop\/boolean'/, { useInnerText: true });
   t.like(await ok(t, ui.api.post('/evaluate/v1/boolean', { namespaceKey: 'shop', flagKey: 'dark-mode', entityId: 'user-42', context: { plan: 'pro', age: '30' } })), { enabled: true, reason: 'MATCH_EVALUATION_REASON' });
 
   // Errors of the service show as a banner, and the form keeps its values.
@@ -350,17 +353,17 @@ test.serial('console: evaluations answer what /evaluate/v1 answers, with the cur
   await page.getByLabel('Flag', { exact: true }).fill('no-such-flag');
   await page.getByRole('button', { name: 'Evaluate' }).click();
   await result.getByRole('alert').filter({ hasText: 'flag "shop/no-such-flag" not found' }).waitFor();
-  t.is(await page.getByLabel('Entity ID').inputValue(), 'user-42', 'the form keeps its values');
+  await expect(page.getByLabel('Entity ID'), 'the form keeps its values').toHaveValue('user-42');
 
   // A random entity id, and the history runs an earlier evaluation again.
   await page.getByRole('button', { name: 'Random' }).click();
-  t.regex(await page.getByLabel('Entity ID').inputValue(), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+  await expect(page.getByLabel('Entity ID')).toHaveValue(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
   const history = page.getByRole('region', { name: 'Recent evaluations' });
-  t.is(await history.getByRole('listitem').count(), 3, 'three evaluations answered');
+  await expect(history.getByRole('listitem'), 'three evaluations answered').toHaveCount(3);
   await history.getByRole('button', { name: 'Run again: checkout for user-42' }).first().click();
-  t.is(await page.getByLabel('Flag', { exact: true }).inputValue(), 'checkout');
+  await expect(page.getByLabel('Flag', { exact: true })).toHaveValue('checkout');
   await result.getByText('No match').waitFor();
-  t.is(await page.getByLabel('Context value 1').inputValue(), 'free');
+  await expect(page.getByLabel('Context value 1')).toHaveValue('free');
   await page.waitForURL('**/namespaces/shop/console?flag=checkout');
 
   // The matched segment links to its page; a segment a rule uses cannot be deleted, and the page says why.
@@ -400,8 +403,8 @@ test('console: signed in with a pasted token, the curl reads the token from $ENS
   const result = page.getByRole('region', { name: 'Result' });
   await result.getByText('No rollout matched').waitFor();
 
+  await expect(page.getByLabel('curl command')).toHaveText(/-H "Authorization: Bearer \$ENSIGN_TOKEN"/, { useInnerText: true });
   const curl = await page.getByLabel('curl command').innerText();
-  t.regex(curl, /-H "Authorization: Bearer \$ENSIGN_TOKEN"/);
   t.false(curl.includes(secret), 'the real token is never written out');
   t.false((await page.content()).includes(secret), 'nor shown anywhere on the page');
   const url = curl.match(/^curl -X POST '([^']+)'/)?.[1] ?? '';
@@ -420,19 +423,19 @@ test('segments: the list pages in the browser and search covers every page', asy
   const { page, close } = await openPage(t, ui.browser, `${ui.server.baseUrl}/namespaces/many/segments`);
   const pages = page.getByRole('navigation', { name: 'Pages' });
   await pages.getByText('1–25 of 30').waitFor();
-  t.is(await page.getByRole('link', { name: /^Cohort / }).count(), 25);
+  await expect(page.getByRole('link', { name: /^Cohort / })).toHaveCount(25);
   await pages.getByRole('button', { name: 'Next' }).click();
   await pages.getByText('26–30 of 30').waitFor();
-  t.is(await page.getByRole('link', { name: /^Cohort / }).count(), 5);
+  await expect(page.getByRole('link', { name: /^Cohort / })).toHaveCount(5);
   await page.getByRole('button', { name: 'Previous' }).click();
   await page.getByLabel('Search segments').fill('last one');
   await page.getByRole('link', { name: 'Cohort 30', exact: true }).waitFor();
-  t.is(await page.getByRole('link', { name: /^Cohort / }).count(), 1, 'found on the second page');
-  t.false(await pages.isVisible(), 'one page of results needs no pager');
+  await expect(page.getByRole('link', { name: /^Cohort / }), 'found on the second page').toHaveCount(1);
+  await expect(pages, 'one page of results needs no pager').toBeHidden();
   await page.waitForURL('**/namespaces/many/segments?q=last+one');
   await page.getByRole('link', { name: 'Cohort 30', exact: true }).click();
   await page.getByRole('heading', { name: 'Cohort 30', level: 1 }).waitFor();
   await page.goBack();
-  t.is(await page.getByLabel('Search segments').inputValue(), 'last one', 'the search is kept in the address');
+  await expect(page.getByLabel('Search segments'), 'the search is kept in the address').toHaveValue('last one');
   await close();
 });

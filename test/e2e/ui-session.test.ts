@@ -9,6 +9,7 @@ import test, { type ExecutionContext } from 'ava';
 import type { Page, Response } from 'playwright-core';
 import { withToken } from '../helpers/auth.js';
 import { openPage, screenshot, useBrowser, useEnsign } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ADMIN = 'ui-session-admin-token';
 const secured = useEnsign(test, {
@@ -76,7 +77,7 @@ test.serial('no page load logs an error: signed out, signing in, signed in, and 
   await opened.page.getByRole('button', { name: 'New flag' }).first().waitFor();
   await opened.page.reload();
   await opened.page.getByRole('button', { name: 'New flag' }).first().waitFor();
-  t.is(await opened.page.getByRole('button', { name: 'Sign out' }).count(), 0, 'nobody to sign out');
+  await expect(opened.page.getByRole('button', { name: 'Sign out' }), 'nobody to sign out').toHaveCount(0);
   t.deepEqual(openSeen, []);
   await opened.close();
 });
@@ -124,9 +125,10 @@ test.serial('a namespace-scoped token opens a session that shows and touches onl
   await page.waitForURL('**/namespaces/team-a/flags');
   await page.getByRole('link', { name: 'team-a-checkout' }).waitFor();
   const switcher = page.getByLabel('Namespace', { exact: true });
-  t.deepEqual(await switcher.locator('option').evaluateAll((options) => options.map((o) => o.getAttribute('value'))), ['team-a'], 'the switcher offers its namespace only');
-  t.regex((await page.locator('.caller').innerText()).replace(/\s+/g, ' '), /Team A lead · team-a only/);
-  t.is(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).count(), 0, 'no tokens page in the menu');
+  const offered = () => switcher.locator('option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+  await expect.poll(offered, 'the switcher offers its namespace only').toEqual(['team-a']);
+  await expect.poll(async () => (await page.locator('.caller').innerText()).replace(/\s+/g, ' ')).toMatch(/Team A lead · team-a only/);
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }), 'no tokens page in the menu').toHaveCount(0);
 
   // Writes in its namespace work.
   await page.getByRole('button', { name: 'New flag' }).first().click();
@@ -146,8 +148,8 @@ test.serial('a namespace-scoped token opens a session that shows and touches onl
   await page.getByRole('heading', { name: 'Not open to this session' }).waitFor();
   await page.goto(`${secured.server.baseUrl}/settings/namespaces`);
   await page.getByRole('row').filter({ hasText: 'team-a' }).waitFor();
-  t.is(await page.getByRole('row').filter({ hasText: 'team-b' }).count(), 0, 'only its namespace is listed');
-  t.is(await page.getByRole('button', { name: 'New namespace' }).count(), 0, 'no namespace to create');
+  await expect(page.getByRole('row').filter({ hasText: 'team-b' }), 'only its namespace is listed').toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'New namespace' }), 'no namespace to create').toHaveCount(0);
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
   t.deepEqual(seen, [], 'nothing the UI asked for was refused, so nothing ended the session');
   await close();
@@ -158,8 +160,8 @@ test.serial('a namespace-scoped token opens a session that shows and touches onl
   await phone.page.getByRole('link', { name: 'team-a-checkout' }).waitFor();
   await phone.page.getByRole('button', { name: 'Menu' }).click();
   await phone.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Namespaces' }).waitFor();
-  t.is(await phone.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).count(), 0);
-  t.true(await phone.page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth'), 'no sideways scroll');
+  await expect(phone.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' })).toHaveCount(0);
+  await expect.poll(() => phone.page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth'), 'no sideways scroll').toBe(true);
   await screenshot(phone.page, 'session-scoped-phone');
   await phone.close();
 });

@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { openPage, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 
@@ -62,7 +63,7 @@ test('the frame: / opens the default namespace, the navigation reaches every are
     await page.getByRole('link', { name: link, exact: true }).click();
     await page.waitForURL(url);
   }
-  t.is(await page.getByLabel('Namespace', { exact: true }).inputValue(), 'default');
+  await expect(page.getByLabel('Namespace', { exact: true })).toHaveValue('default');
   await close();
 });
 
@@ -71,13 +72,13 @@ test('themes: the choice sets the page colours and is kept across loads', async 
   const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
   const light = await background();
   await page.getByLabel('Theme').selectOption('dark');
+  await expect.poll(background, 'the dark theme has colours of its own').not.toBe(light);
   const dark = await background();
-  t.not(dark, light);
   await page.reload();
-  t.is(await background(), dark, 'kept after a reload');
+  await expect.poll(background, 'kept after a reload').toBe(dark);
   await screenshot(page, 'frame-dark');
   await page.getByLabel('Theme').selectOption('system');
-  t.is(await background(), light, 'the system theme of this browser is light');
+  await expect.poll(background, 'the system theme of this browser is light').toBe(light);
   await close();
 });
 
@@ -88,7 +89,7 @@ test('a narrow screen hides the navigation behind the menu button', async (t) =>
   const menu = page.getByRole('button', { name: 'Menu' });
   await menu.waitFor({ state: 'visible' });
   await page.getByRole('heading', { name: 'Flags', exact: true, level: 1 }).waitFor({ state: 'visible' });
-  t.false(await nav.isVisible(), 'hidden behind the menu button');
+  await expect(nav, 'hidden behind the menu button').toBeHidden();
   await menu.click();
   await t.notThrowsAsync(nav.waitFor({ state: 'visible' }), 'the menu button shows it');
   await page.getByRole('link', { name: 'Segments', exact: true }).click();

@@ -9,6 +9,7 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test, { config: { authentication: { required: false, methods: { token: { enabled: true } } } } });
 
@@ -46,17 +47,6 @@ const open = (t: ExecutionContext, path: string, options: PageOptions = BROWSER)
 /** Text as a person reads it: the narrow no-break space Chromium puts before AM/PM as a plain one. */
 const spaced = (text: string | null): string => (text ?? '').replace(/\s+/g, ' ').trim();
 
-/** What `read` gives once it equals `want`, or what it last gave after 15 s (times re-render a moment after a change). */
-async function settled(read: () => Promise<string | null>, want: string): Promise<string> {
-  const until = Date.now() + 15_000;
-  let last = '';
-  for (;;) {
-    last = spaced(await read());
-    if (last === want || Date.now() > until) return last;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** `at` to the minute in `timeZone` as the history's hover text should say it, worked out here from Intl's parts. */
 function historyTitle(at: string, timeZone: string): string {
   const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).formatToParts(
@@ -79,10 +69,10 @@ async function segmentCreatedAt(t: ExecutionContext): Promise<string> {
 const tokenExpiry = (page: Page) => page.getByRole('row').filter({ hasText: TOKEN }).locator('td[data-label="Expires"] time');
 
 /** The tokens table's expiry of the seeded token, shown and on hover. */
-async function checkTokens(t: ExecutionContext, page: Page, choice: Choice, how: string): Promise<void> {
+async function checkTokens(page: Page, choice: Choice, how: string): Promise<void> {
   const expiry = tokenExpiry(page);
-  t.is(await settled(() => expiry.textContent(), SHOWN[choice].expires), SHOWN[choice].expires, `${how}: the token's expiry`);
-  t.is(await expiry.getAttribute('title'), SHOWN[choice].expiresExact, `${how}: the token's expiry to the second on hover`);
+  await expect(expiry, `${how}: the token's expiry`).toHaveText(SHOWN[choice].expires);
+  await expect(expiry, `${how}: the token's expiry to the second on hover`).toHaveAttribute('title', SHOWN[choice].expiresExact);
 }
 
 /** Every place the test looks at, reached through the sidebar (no reload, so a choice kept in memory only survives). */
@@ -93,13 +83,13 @@ async function checkEverywhere(t: ExecutionContext, page: Page, choice: Choice, 
   await nav.getByRole('link', { name: 'Segments', exact: true }).click();
   await page.getByRole('link', { name: 'Launch' }).click();
   const value = page.getByRole('row').filter({ hasText: 'signup' }).locator('.value-local');
-  t.is(await settled(() => value.textContent(), SHOWN[choice].constraint), SHOWN[choice].constraint, `${choice}: the date-time constraint`);
+  await expect(value, `${choice}: the date-time constraint`).toHaveText(SHOWN[choice].constraint);
 
   // A date-time typed in the dialog is read in the chosen zone (another can still be picked there).
   await page.getByRole('button', { name: 'Add constraint' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add constraint' });
   await dialog.getByLabel('Type').selectOption({ label: 'Date-time' });
-  t.is(await dialog.getByLabel('Time zone').inputValue(), SHOWN[choice].zoneSelect, `${choice}: the dialog's zone`);
+  await expect(dialog.getByLabel('Time zone'), `${choice}: the dialog's zone`).toHaveValue(SHOWN[choice].zoneSelect);
   await dialog.getByLabel('Value', { exact: true }).fill('2026-12-01T10:00');
   await dialog.getByText(choice === 'utc' ? 'stored as 2026-12-01T10:00:00Z' : 'stored as 2026-12-01T15:00:00Z').waitFor();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -108,11 +98,11 @@ async function checkEverywhere(t: ExecutionContext, page: Page, choice: Choice, 
   await page.getByRole('link', { name: 'History' }).click();
   const created = page.getByRole('list', { name: 'Changes' }).getByRole('listitem', { name: 'Created the segment', exact: true }).locator('time');
   const title = historyTitle(createdAt, zone);
-  t.is(await settled(() => created.getAttribute('title'), title), title, `${choice}: the history's time on hover`);
+  await expect(created, `${choice}: the history's time on hover`).toHaveAttribute('title', title);
   t.regex(title, choice === 'utc' ? / UTC$/ : / E[SD]T$/);
 
   await nav.getByRole('link', { name: 'API tokens' }).click();
-  await checkTokens(t, page, choice, choice);
+  await checkTokens(page, choice, choice);
 }
 
 test.serial('local time by default, UTC once chosen: the history, the tokens table and a date-time constraint say which; a reload and a second tab keep it', async (t) => {
@@ -120,17 +110,20 @@ test.serial('local time by default, UTC once chosen: the history, the tokens tab
   const { page, context, close } = await open(t, `/namespaces/${NS}/flags`);
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.getByRole('link', { name: 'Preferences' }).waitFor();
-  const links = await nav.getByRole('link').allTextContents();
-  t.is(links.indexOf('Preferences'), links.indexOf('API tokens') + 1, `Preferences comes after API tokens: ${links.join(', ')}`);
+  const afterTokens = async () => {
+    const links = await nav.getByRole('link').allTextContents();
+    return links[links.indexOf('API tokens') + 1];
+  };
+  await expect.poll(afterTokens, 'Preferences comes after API tokens').toBe('Preferences');
 
   await nav.getByRole('link', { name: 'Preferences' }).click();
   await page.waitForURL('**/settings/preferences');
   const local = page.getByRole('radio', { name: `Local time (${ZONE})` });
   const utc = page.getByRole('radio', { name: 'UTC', exact: true });
   await local.waitFor();
-  t.true(await local.isChecked(), 'local time until something else is chosen');
-  t.false(await utc.isChecked());
-  t.regex(spaced(await page.getByText('Now is').textContent()), /^Now is \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T\./);
+  await expect(local, 'local time until something else is chosen').toBeChecked();
+  await expect(utc).not.toBeChecked();
+  await expect.poll(async () => spaced(await page.getByText('Now is').textContent())).toMatch(/^Now is \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T\./);
   await checkEverywhere(t, page, 'local', createdAt);
 
   // A second tab, open on the tokens page while the choice changes in the first.
@@ -138,29 +131,29 @@ test.serial('local time by default, UTC once chosen: the history, the tokens tab
   const secondErrors: string[] = [];
   second.on('pageerror', (err) => secondErrors.push(err.message));
   await second.goto(`${ui.server.baseUrl}/settings/tokens`);
-  await checkTokens(t, second, 'local', 'the second tab');
+  await checkTokens(second, 'local', 'the second tab');
 
   await nav.getByRole('link', { name: 'Preferences' }).click();
   await utc.check();
-  t.true(await utc.isChecked());
-  t.regex(spaced(await page.getByText('Now is').textContent()), /^Now is \d{4}-\d\d-\d\d \d\d:\d\d UTC\./, 'the example follows at once');
-  t.is(await page.getByText('did not let the UI store the choice').count(), 0, 'a stored choice says nothing more');
-  await checkTokens(t, second, 'utc', 'the second tab, without a reload');
+  await expect(utc).toBeChecked();
+  await expect.poll(async () => spaced(await page.getByText('Now is').textContent()), 'the example follows at once').toMatch(/^Now is \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
+  await expect(page.getByText('did not let the UI store the choice'), 'a stored choice says nothing more').toHaveCount(0);
+  await checkTokens(second, 'utc', 'the second tab, without a reload');
   await screenshot(second, 'time-zone-tokens-utc');
   await checkEverywhere(t, page, 'utc', createdAt);
 
   await page.reload();
-  await checkTokens(t, page, 'utc', 'after a reload');
+  await checkTokens(page, 'utc', 'after a reload');
   await page.goto(`${ui.server.baseUrl}/settings/preferences`);
   await utc.waitFor();
-  t.true(await utc.isChecked(), 'the choice holds across a reload');
+  await expect(utc, 'the choice holds across a reload').toBeChecked();
   await screenshot(page, 'time-zone-preferences');
 
   // Back to local time, from the second tab this time.
   await second.goto(`${ui.server.baseUrl}/settings/preferences`);
   await second.getByRole('radio', { name: `Local time (${ZONE})` }).check();
   await page.goto(`${ui.server.baseUrl}/settings/tokens`);
-  await checkTokens(t, page, 'local', 'the first tab, back to local time');
+  await checkTokens(page, 'local', 'the first tab, back to local time');
   t.deepEqual(secondErrors, [], 'the second tab raised no script errors');
   await close();
 });
@@ -178,25 +171,25 @@ test.serial('a browser that refuses storage keeps the choice for the page only; 
   await page.reload();
   const utc = page.getByRole('radio', { name: 'UTC', exact: true });
   await utc.check();
-  t.true(await utc.isChecked(), 'the choice is taken even so');
+  await expect(utc, 'the choice is taken even so').toBeChecked();
   const notice = page.getByRole('status').filter({ hasText: 'did not let the UI store the choice' });
   await notice.waitFor();
-  t.regex(spaced(await notice.textContent()), /lasts only until this page is reloaded\. To keep it, allow this site to store data/);
+  await expect.poll(async () => spaced(await notice.textContent())).toMatch(/lasts only until this page is reloaded\. To keep it, allow this site to store data/);
   await screenshot(page, 'time-zone-not-stored');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
-  await checkTokens(t, page, 'utc', 'unsaved, in this page');
+  await checkTokens(page, 'utc', 'unsaved, in this page');
   await page.reload();
-  await checkTokens(t, page, 'local', 'unsaved, after a reload');
+  await checkTokens(page, 'local', 'unsaved, after a reload');
   await close();
 
   const other = await open(t, '/settings/tokens');
   await other.page.evaluate("localStorage.setItem('ensign.timeZone', 'Mars/Olympus')");
   await other.page.reload();
-  await checkTokens(t, other.page, 'local', 'a stored value that is no choice');
+  await checkTokens(other.page, 'local', 'a stored value that is no choice');
   await other.page.goto(`${ui.server.baseUrl}/settings/preferences`);
   const local = other.page.getByRole('radio', { name: `Local time (${ZONE})` });
   await local.waitFor();
-  t.true(await local.isChecked());
+  await expect(local).toBeChecked();
   await other.close();
 });
 

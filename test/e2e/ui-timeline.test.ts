@@ -11,6 +11,7 @@ import { eventually } from '@ensign/testkit';
 import test, { type ExecutionContext } from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
+import { expect } from '../helpers/ui-expect.js';
 
 const ui = useUiServer(test);
 
@@ -94,13 +95,6 @@ const timelineRows = (page: Page): Promise<string[]> =>
 /** A step of the timeline by its time as shown. */
 const stepAt = (page: Page, shown: string): Locator => timeline(page).getByRole('listitem').filter({ has: page.locator('time', { hasText: shown }) });
 
-/** The texts of what an input's `aria-describedby` names: its hint and the service's error. */
-async function description(input: Locator): Promise<string> {
-  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter((id) => id !== '');
-  const texts = await Promise.all(ids.map((id) => input.page().locator(`[id="${id}"]`).textContent()));
-  return texts.join(' | ');
-}
-
 const schedulesOf = async (t: ExecutionContext, key: string) => (await ok<{ schedules: Array<{ id: string; at: string; enabled: boolean; status: string }> }>(t, ui.api.get(`${flagPath(key)}/schedules`), 'schedules')).schedules;
 const rolloutsOf = async (t: ExecutionContext, key: string) =>
   (await ok<{ rules: Array<{ id: string; rank: number; validFrom?: string; validUntil?: string; threshold?: { percentage: number; ramp?: Array<{ at: string; percentage: number }> } }> }>(t, ui.api.get(`${flagPath(key)}/rollouts`), 'rollouts')).rules;
@@ -110,18 +104,18 @@ test.serial('the timeline lists the schedule, the window and the ramp steps in t
   await page.getByRole('navigation', { name: 'Flag sections' }).getByRole('link', { name: 'Timeline' }).click();
   await page.waitForURL(`**/flags/${FLAG}/timeline`);
   await stepAt(page, '2031-07-01 10:00 EDT').waitFor();
-  t.deepEqual(await timelineRows(page), SEEDED.local);
-  t.is(await page.getByRole('separator', { name: 'Now' }).count(), 1);
-  t.is(await timeline(page).getByRole('listitem').first().locator('time').getAttribute('datetime'), '2020-06-01T12:00:00.000Z', 'the instant itself in the markup');
-  t.is(await page.getByRole('link', { name: 'history', exact: true }).getAttribute('href'), `/namespaces/${NS}/flags/${FLAG}/history`);
+  await expect.poll(() => timelineRows(page)).toEqual(SEEDED.local);
+  await expect(page.getByRole('separator', { name: 'Now' })).toHaveCount(1);
+  await expect(timeline(page).getByRole('listitem').first().locator('time'), 'the instant itself in the markup').toHaveAttribute('datetime', '2020-06-01T12:00:00.000Z');
+  await expect(page.getByRole('link', { name: 'history', exact: true })).toHaveAttribute('href', `/namespaces/${NS}/flags/${FLAG}/history`);
   await screenshot(page, 'timeline-local', { fullPage: true });
 
   // The rollouts' cards say the same, in the same zone.
   await page.getByRole('link', { name: 'Overview' }).click();
   const rollouts = page.getByRole('list', { name: 'Rollouts' });
   const ramp = rollouts.getByRole('listitem', { name: 'Rollout 1', exact: true }).getByRole('list', { name: 'Ramp' });
-  t.deepEqual((await ramp.getByRole('listitem').allInnerTexts()).map((s) => s.replace(/\s+/g, ' ')), ['25% from 2031-01-15 09:00 EST', '50% from 2031-07-01 10:00 EDT']);
-  t.regex((await rollouts.getByRole('listitem', { name: 'Rollout 2', exact: true }).locator('.window-summary').innerText()).replace(/\s+/g, ' '), /^Applies from 2020-06-01 08:00 EDT until 2031-02-01 12:30 EST$/);
+  await expect(ramp.getByRole('listitem')).toHaveText(['25% from 2031-01-15 09:00 EST', '50% from 2031-07-01 10:00 EDT'], { useInnerText: true });
+  await expect(rollouts.getByRole('listitem', { name: 'Rollout 2', exact: true }).locator('.window-summary')).toHaveText('Applies from 2020-06-01 08:00 EDT until 2031-02-01 12:30 EST', { useInnerText: true });
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Preferences' }).click();
   await page.getByRole('radio', { name: 'UTC', exact: true }).check();
@@ -129,7 +123,7 @@ test.serial('the timeline lists the schedule, the window and the ramp steps in t
   await page.goBack();
   await page.waitForURL(`**/flags/${FLAG}/timeline`);
   await stepAt(page, '2031-07-01 14:00 UTC').waitFor();
-  t.deepEqual(await timelineRows(page), SEEDED.utc);
+  await expect.poll(() => timelineRows(page)).toEqual(SEEDED.utc);
   await close();
 });
 
@@ -138,16 +132,16 @@ test.serial('a change scheduled in the past is refused beside its field; one to 
   await stepAt(page, '2031-07-01 10:00 EDT').waitFor();
   await page.getByRole('button', { name: 'Schedule a change' }).click();
   const dialog = page.getByRole('dialog', { name: 'Schedule a change' });
-  t.true(await dialog.getByRole('radio', { name: 'Switch the flag off' }).isChecked(), 'the opposite of its state now, to start with');
-  t.true(await dialog.getByRole('button', { name: 'Schedule change' }).isDisabled(), 'nothing to schedule without a time');
+  await expect(dialog.getByRole('radio', { name: 'Switch the flag off' }), 'the opposite of its state now, to start with').toBeChecked();
+  await expect(dialog.getByRole('button', { name: 'Schedule change' }), 'nothing to schedule without a time').toBeDisabled();
   const when = dialog.getByLabel('When');
-  t.regex(await description(when), /Times are in America\/New_York/);
+  await expect(when).toHaveAccessibleDescription(/Times are in America\/New_York/);
   await when.fill('2020-01-01T09:00');
   await dialog.getByRole('button', { name: 'Schedule change' }).click();
   await dialog.locator('.field-error').waitFor();
-  t.regex(await description(when), /The time must be in the future; 2020-01-01T14:00:00(\.000)?Z has passed/, "the service's refusal beside the field");
-  t.is(await when.inputValue(), '2020-01-01T09:00', 'what was typed is kept');
-  t.is(await dialog.locator('.error-banner').count(), 0, 'nothing above the form');
+  await expect(when, "the service's refusal beside the field").toHaveAccessibleDescription(/The time must be in the future; 2020-01-01T14:00:00(\.000)?Z has passed/);
+  await expect(when, 'what was typed is kept').toHaveValue('2020-01-01T09:00');
+  await expect(dialog.locator('.error-banner'), 'nothing above the form').toHaveCount(0);
   await screenshot(page, 'timeline-schedule-refused');
 
   await when.fill('2031-05-01T09:00');
@@ -156,8 +150,8 @@ test.serial('a change scheduled in the past is refused beside its field; one to 
   await dialog.waitFor({ state: 'hidden' });
   const step = stepAt(page, '2031-05-01 09:00 EDT');
   await step.waitFor();
-  t.is((await step.locator('.timeline-text').innerText()).trim(), 'Switches the flag on');
-  t.is((await step.locator('.badge').innerText()).trim(), 'Upcoming');
+  await expect(step.locator('.timeline-text')).toHaveText('Switches the flag on', { useInnerText: true });
+  await expect(step.locator('.badge')).toHaveText('Upcoming', { useInnerText: true });
   const stored = (await schedulesOf(t, FLAG)).find((s) => s.at.startsWith('2031-05-01'));
   t.like(stored, { at: '2031-05-01T13:00:00.000Z', enabled: true, status: 'pending' }, 'read in New York, stored in UTC');
 
@@ -165,15 +159,15 @@ test.serial('a change scheduled in the past is refused beside its field; one to 
   const confirm = page.getByRole('dialog', { name: 'Cancel scheduled change' });
   await confirm.getByRole('button', { name: 'Cancel change' }).click();
   await step.locator('.badge', { hasText: 'Cancelled' }).waitFor();
-  t.is((await step.locator('.timeline-text').innerText()).trim(), 'Switch the flag on');
-  t.is(await step.getByRole('button').count(), 0, 'a cancelled change cannot be cancelled again');
+  await expect(step.locator('.timeline-text')).toHaveText('Switch the flag on', { useInnerText: true });
+  await expect(step.getByRole('button'), 'a cancelled change cannot be cancelled again').toHaveCount(0);
   t.is((await schedulesOf(t, FLAG)).find((s) => s.id === stored?.id)?.status, 'cancelled');
 
   await page.getByRole('link', { name: 'history', exact: true }).click();
   const changes = page.getByRole('list', { name: 'Changes' });
   await changes.getByRole('listitem', { name: 'Cancelled switching the flag on', exact: true }).waitFor();
   await changes.getByRole('listitem', { name: 'Scheduled switching the flag on', exact: true }).waitFor();
-  t.true(await changes.getByRole('listitem', { name: 'Scheduled switching the flag off', exact: true }).isVisible(), 'the seeded one too');
+  await expect(changes.getByRole('listitem', { name: 'Scheduled switching the flag off', exact: true }), 'the seeded one too').toBeVisible();
   await close();
 });
 
@@ -182,14 +176,14 @@ test.serial('a ramp and a window edited in the rollout dialog: a falling step is
   const rollout = page.getByRole('list', { name: 'Rollouts' }).getByRole('listitem', { name: 'Rollout 1', exact: true });
   await rollout.getByRole('button', { name: 'Edit' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit rollout' });
-  t.is(await dialog.getByLabel('Step 1 time').inputValue(), '2031-01-15T09:00');
-  t.is(await dialog.getByLabel('Step 2 percentage').inputValue(), '50');
+  await expect(dialog.getByLabel('Step 1 time')).toHaveValue('2031-01-15T09:00');
+  await expect(dialog.getByLabel('Step 2 percentage')).toHaveValue('50');
   await dialog.getByRole('button', { name: 'Add step' }).click();
   await dialog.getByLabel('Step 3 time').fill('2031-09-01T09:00');
   await dialog.getByLabel('Step 3 percentage').fill('40');
   await dialog.getByText('Must be above 50%.').waitFor();
-  t.is(await description(dialog.getByLabel('Step 3 percentage')), 'Must be above 50%.', 'beside the step that falls');
-  t.true(await dialog.getByRole('button', { name: 'Save rollout' }).isDisabled(), 'a falling ramp is not sent');
+  await expect(dialog.getByLabel('Step 3 percentage'), 'beside the step that falls').toHaveAccessibleDescription('Must be above 50%.');
+  await expect(dialog.getByRole('button', { name: 'Save rollout' }), 'a falling ramp is not sent').toBeDisabled();
   await dialog.getByLabel('Step 3 percentage').fill('100');
   await dialog.getByLabel('Valid until').fill('2032-01-01T00:00');
   const put = page.waitForRequest((r) => r.method() === 'PUT' && /\/rollouts\/[^/]+$/.test(new URL(r.url()).pathname));
@@ -225,26 +219,26 @@ test.serial('a rule given a window in its dialog shows on its card and the timel
   await dialog.getByLabel('Valid from').fill('2031-03-01T08:00');
   await dialog.getByLabel('Valid until').fill('2031-02-01T08:00');
   await dialog.getByText('Valid until must be later than valid from.').waitFor();
-  t.true(await dialog.getByRole('button', { name: 'Save rule' }).isDisabled());
+  await expect(dialog.getByRole('button', { name: 'Save rule' })).toBeDisabled();
   await dialog.getByLabel('Valid until').fill('');
   await dialog.getByRole('button', { name: 'Save rule' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await rule.locator('.window-summary', { hasText: 'Not yet' }).waitFor();
-  t.is((await rule.locator('.window-summary').innerText()).replace(/\s+/g, ' ').trim(), 'Applies from 2031-03-01 08:00 EST Not yet');
+  await expect(rule.locator('.window-summary')).toHaveText('Applies from 2031-03-01 08:00 EST Not yet', { useInnerText: true });
   const stored = (await ok<{ rules: Array<{ validFrom?: string; validUntil?: string }> }>(t, ui.api.get(`${flagPath(RULE_FLAG)}/rules`), 'rules')).rules[0];
   t.is(stored?.validFrom, '2031-03-01T13:00:00.000Z');
   t.is(stored?.validUntil, undefined);
 
   await page.getByRole('link', { name: 'Timeline' }).click();
   await stepAt(page, '2031-03-01 08:00 EST').waitFor();
-  t.deepEqual(await timelineRows(page), ['now', '2031-03-01 08:00 EST | Rule 1 starts to apply | Upcoming']);
+  await expect.poll(() => timelineRows(page)).toEqual(['now', '2031-03-01 08:00 EST | Rule 1 starts to apply | Upcoming']);
 
   await page.getByRole('link', { name: 'Evaluate in console' }).click();
   await page.getByLabel('Entity ID').fill('user-1');
   await page.getByRole('button', { name: 'Evaluate' }).click();
   const result = page.getByRole('region', { name: 'Result' });
   await result.getByRole('list', { name: 'Skipped for their window' }).waitFor();
-  t.is((await result.getByRole('list', { name: 'Skipped for their window' }).innerText()).replace(/\s+/g, ' ').trim(), 'Rule 1 was skipped: it applies from 2031-03-01 08:00 EST');
+  await expect(result.getByRole('list', { name: 'Skipped for their window' })).toHaveText('Rule 1 was skipped: it applies from 2031-03-01 08:00 EST', { useInnerText: true });
   await close();
 });
 
@@ -259,17 +253,15 @@ test.serial('steps that come due are taken by the service: the timeline marks th
 
   const { page, close } = await open(t, `/namespaces/${NS}/flags/soon/timeline`);
   await timeline(page).getByText('Switched the flag off').waitFor();
-  t.deepEqual(
-    (await timelineRows(page)).map((row) => row.replace(/^[^|]+\| /, '')),
-    ['Switched the flag off | Applied', 'Rollout 1 started to apply | Applied', 'now'],
-  );
-  t.false(await page.getByRole('switch', { name: 'Enabled' }).isChecked(), 'the flag is off');
+  const withoutTimes = async () => (await timelineRows(page)).map((row) => row.replace(/^[^|]+\| /, ''));
+  await expect.poll(withoutTimes).toEqual(['Switched the flag off | Applied', 'Rollout 1 started to apply | Applied', 'now']);
+  await expect(page.getByRole('switch', { name: 'Enabled' }), 'the flag is off').not.toBeChecked();
   await page.getByRole('link', { name: 'history', exact: true }).click();
   const changes = page.getByRole('list', { name: 'Changes' });
   const switched = changes.getByRole('listitem', { name: 'Switched the flag off as scheduled', exact: true });
   await switched.waitFor();
-  t.regex(await switched.locator('.change-meta').innerText(), /^schedule · /, 'made by the schedule');
-  t.is(await switched.locator('.change-lines').innerText(), 'enabled: true → false');
+  await expect(switched.locator('.change-meta'), 'made by the schedule').toHaveText(/^schedule · /, { useInnerText: true });
+  await expect(switched.locator('.change-lines')).toHaveText('enabled: true → false', { useInnerText: true });
   await changes.getByRole('listitem', { name: 'The rollout for beta started to apply', exact: true }).waitFor();
   await close();
 });
