@@ -8,12 +8,26 @@ import { changeLines, type DiffLine, EMPTY, NONE } from '../lib/change-diff.js';
 import type { Labels } from '../lib/change-labels.js';
 import { actorLabel, describeChange, ownerOf } from '../lib/change-summary.js';
 import { absoluteTime, relativeTime } from '../lib/relative-time.js';
+import { KeyBreaks } from './key-text.js';
 
-/** An old value struck through, a new one marked as added, a deleted one marked as gone; `(none)` and `(empty)` as placeholders. */
+/**
+ * An old value struck through, a new one marked as added, a deleted one marked as gone; `(none)`
+ * and `(empty)` as placeholders. Values are mostly keys: they break between their words.
+ */
 function Value({ text, as }: { text: string; as: 'old' | 'new' | 'gone' }) {
   if (text === NONE || text === EMPTY) return <span className="change-placeholder">{text}</span>;
-  if (as === 'new') return <ins>{text}</ins>;
-  return <del className={as === 'gone' ? 'change-gone' : undefined}>{text}</del>;
+  if (as === 'new') {
+    return (
+      <ins>
+        <KeyBreaks value={text} />
+      </ins>
+    );
+  }
+  return (
+    <del className={as === 'gone' ? 'change-gone' : undefined}>
+      <KeyBreaks value={text} />
+    </del>
+  );
 }
 
 function Line({ line: { path, before, after } }: { line: DiffLine }) {
@@ -41,7 +55,10 @@ function Owner({ ns, entry }: { ns: string; entry: AuditEntry }) {
   const to = owner.kind === 'flag' ? paths.flag(ns, owner.key) : paths.segment(ns, owner.key);
   return (
     <span className="change-owner">
-      {owner.kind === 'flag' ? 'Flag' : 'Segment'} <Link to={to}>{owner.key}</Link>
+      {owner.kind === 'flag' ? 'Flag' : 'Segment'}{' '}
+      <Link to={to} className="key-text">
+        <KeyBreaks value={owner.key} />
+      </Link>
     </span>
   );
 }

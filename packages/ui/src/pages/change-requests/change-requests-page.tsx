@@ -32,7 +32,7 @@ function RequestItem({ ns, request, required, now }: { ns: string; request: Chan
   return (
     <li className="cr-item">
       <div className="cr-item-head">
-        <Link to={paths.changeRequest(ns, request.id)} className="cr-item-title">
+        <Link to={paths.changeRequest(ns, request.id)} className="cr-item-title clamp-lines" title={request.title}>
           {request.title}
         </Link>
         <span className={STATE_BADGE[request.state]}>{STATE_LABEL[request.state]}</span>

@@ -69,7 +69,9 @@ export function EvaluationForm({ ns, form, onChange, onEvaluate, flags, flag, ki
           <>
             <span className="badge">{flag.type === 'BOOLEAN_FLAG_TYPE' ? 'Boolean' : 'Variant'}</span>
             <span className={flag.enabled ? 'badge badge-on' : 'badge badge-off'}>{flag.enabled ? 'Enabled' : 'Disabled'}</span>
-            <span className="muted flag-summary-name">{flag.name}</span>
+            <span className="muted flag-summary-name" title={flag.name}>
+              {flag.name}
+            </span>
             <Link to={paths.flag(ns, flag.key)}>Open flag</Link>
           </>
         )}

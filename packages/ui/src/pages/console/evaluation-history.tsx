@@ -1,4 +1,5 @@
 /** The last few evaluations of this browser tab, to run one again. */
+import { KeyText } from '../../components/key-text.js';
 import type { HistoryEntry } from '../../lib/evaluation-console.js';
 import { relativeTime } from '../../lib/relative-time.js';
 
@@ -20,7 +21,7 @@ export function EvaluationHistory({ history, onRun, onClear }: { history: Histor
             <li key={`${entry.at}-${entry.body.flagKey}`}>
               <div className="history-text">
                 <div>
-                  <code>{entry.body.flagKey}</code> for <code>{entry.body.entityId === '' ? '""' : entry.body.entityId}</code>
+                  <KeyText value={entry.body.flagKey} /> for <KeyText value={entry.body.entityId === '' ? '""' : entry.body.entityId} />
                   <span className="muted"> → {entry.summary}</span>
                 </div>
                 <div className="muted history-context">

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { rules } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { KeyText } from '../../components/key-text.js';
 import { paths } from '../../layout/namespace.js';
 import { gapMatch, gapSentence } from '../../lib/distribution-share.js';
 import { type EvaluationKind, type EvaluationRequestBody, prettyAttachment, reasonText } from '../../lib/evaluation-console.js';
@@ -49,7 +50,7 @@ export function EvaluationResult({ evaluation, flag }: { evaluation: Evaluation;
         {variant !== undefined ? (
           variant.match ? (
             <>
-              <span className="badge badge-on">Match</span> variant <code className="result-variant">{variant.variantKey}</code>
+              <span className="badge badge-on">Match</span> variant <KeyText value={variant.variantKey} className="result-variant" />
             </>
           ) : (
             <>
@@ -57,7 +58,7 @@ export function EvaluationResult({ evaluation, flag }: { evaluation: Evaluation;
               {variant.variantKey !== '' && (
                 <>
                   {' '}
-                  default variant <code className="result-variant">{variant.variantKey}</code>
+                  default variant <KeyText value={variant.variantKey} className="result-variant" />
                 </>
               )}
             </>
@@ -70,7 +71,7 @@ export function EvaluationResult({ evaluation, flag }: { evaluation: Evaluation;
         <dt>Flag</dt>
         <dd>
           <Link to={paths.flag(body.namespaceKey, response.flagKey || body.flagKey)}>
-            <code>{response.flagKey || body.flagKey}</code>
+            <KeyText value={response.flagKey || body.flagKey} />
           </Link>{' '}
           <span className="muted">({kind})</span>
         </dd>
@@ -79,7 +80,7 @@ export function EvaluationResult({ evaluation, flag }: { evaluation: Evaluation;
             <dt>Match</dt>
             <dd>{variant.match ? 'Yes' : 'No'}</dd>
             <dt>Variant</dt>
-            <dd>{variant.variantKey === '' ? <span className="muted">none</span> : <code>{variant.variantKey}</code>}</dd>
+            <dd>{variant.variantKey === '' ? <span className="muted">none</span> : <KeyText value={variant.variantKey} />}</dd>
           </>
         )}
         {boolean !== undefined && (
@@ -102,7 +103,7 @@ export function EvaluationResult({ evaluation, flag }: { evaluation: Evaluation;
               {response.segmentKeys.map((key) => (
                 <li key={key}>
                   <Link to={paths.segment(body.namespaceKey, key)}>
-                    <code>{key}</code>
+                    <KeyText value={key} />
                   </Link>
                 </li>
               ))}

@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 import { scopedNamespace } from '../../api/client.js';
 import { ofrep, rollouts, rules } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { KeyBreaks } from '../../components/key-text.js';
 import { useTimeZone } from '../../hooks/time-zone.js';
 import { paths } from '../../layout/namespace.js';
 import { unmetText } from '../../lib/prerequisites.js';
@@ -44,7 +45,10 @@ function PrerequisiteNote({ evaluation, flag }: { evaluation: Evaluation; flag: 
           'Every prerequisite held for this entity.'
         ) : (
           <>
-            Not met: <Link to={paths.flag(body.namespaceKey, failed)}>{failed}</Link> {prerequisite === undefined ? 'did not hold' : unmetText(prerequisite)} for this entity, so the flag served {flag.type === 'BOOLEAN_FLAG_TYPE' ? 'false' : 'its default'}.{' '}
+            Not met:{' '}
+            <Link to={paths.flag(body.namespaceKey, failed)} className="key-text">
+              <KeyBreaks value={failed} />
+            </Link> <KeyBreaks value={prerequisite === undefined ? 'did not hold' : unmetText(prerequisite)} /> for this entity, so the flag served {flag.type === 'BOOLEAN_FLAG_TYPE' ? 'false' : 'its default'}.{' '}
             <span className="muted mono">PREREQUISITE_FAILED</span>
           </>
         )}

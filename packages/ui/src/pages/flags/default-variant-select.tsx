@@ -1,5 +1,5 @@
 /** The variant a flag returns when no rule matches; saved as soon as it is chosen. */
-import type { Flag } from '@ensign/core';
+import type { Flag, Variant } from '@ensign/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { flags } from '../../api/endpoints.js';
 import { isDrafted } from '../../api/drafting.js';
@@ -8,6 +8,8 @@ import { Field } from '../../components/field.js';
 import { useToast } from '../../components/toast.js';
 import { useLock } from '../../hooks/permissions.js';
 import { flagUpdate, messageOf } from './flag-update.js';
+
+const variantLabel = (v: Variant): string => (v.name === '' || v.name === v.key ? v.key : `${v.key} (${v.name})`);
 
 export function DefaultVariantSelect({ ns, flag }: { ns: string; flag: Flag }) {
   const queryClient = useQueryClient();
@@ -24,14 +26,15 @@ export function DefaultVariantSelect({ ns, flag }: { ns: string; flag: Flag }) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.flag(ns, flag.key) }),
   });
   const current = save.isPending ? save.variables : (flag.defaultVariant?.id ?? '');
+  const chosen = flag.variants.find((v) => v.id === current);
 
   return (
     <Field label="Default variant" hint="Returned when the flag is enabled and no rule matches." className="default-variant">
-      <select value={current} aria-busy={save.isPending} disabled={lock.on} title={lock.hint} onChange={(e) => save.mutate(e.target.value)}>
+      <select value={current} aria-busy={save.isPending} disabled={lock.on} title={lock.hint ?? (chosen === undefined ? undefined : variantLabel(chosen))} onChange={(e) => save.mutate(e.target.value)}>
         <option value="">None (no variant)</option>
         {flag.variants.map((v) => (
           <option key={v.id} value={v.id}>
-            {v.name === '' || v.name === v.key ? v.key : `${v.key} (${v.name})`}
+            {variantLabel(v)}
           </option>
         ))}
       </select>

@@ -14,6 +14,7 @@ import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
 import { CopyButton } from '../../components/copy-button.js';
+import { KeyBreaks, KeyText } from '../../components/key-text.js';
 import { PageHeader } from '../../components/page-header.js';
 import { ErrorBanner, Loading, NotFound } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
@@ -73,7 +74,7 @@ export function FlagPage({ tab = 'overview' }: { tab?: FlagTab }) {
       title: 'Delete flag',
       message: (
         <>
-          Delete flag <code>{flag.key}</code> with its {flag.type === 'VARIANT_FLAG_TYPE' ? 'variants and rules' : 'rollouts'}? Applications asking for it get an error from then on.
+          Delete flag <KeyText value={flag.key} /> with its {flag.type === 'VARIANT_FLAG_TYPE' ? 'variants and rules' : 'rollouts'}? Applications asking for it get an error from then on.
         </>
       ),
       action: 'Delete flag',
@@ -84,13 +85,13 @@ export function FlagPage({ tab = 'overview' }: { tab?: FlagTab }) {
   return (
     <>
       <nav className="breadcrumbs" aria-label="Breadcrumbs">
-        <Link to={paths.flags(ns)}>Flags</Link> / <span>{flag.key}</span>
+        <Link to={paths.flags(ns)}>Flags</Link> / <span><KeyBreaks value={flag.key} /></span>
       </nav>
       <PageHeader
         title={flag.name}
         subtitle={
           <span className="flag-meta">
-            <code>{flag.key}</code>
+            <KeyText value={flag.key} />
             <CopyButton text={flag.key} label="Copy key" className="button button-small button-ghost" />
             <span className="badge badge-accent">{FLAG_TYPE_LABEL[flag.type]} flag</span>
           </span>

@@ -3,6 +3,7 @@ import type { Flag } from '@ensign/core';
 import { memo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { FlagUsage } from '../../api/endpoints.js';
+import { KeyBreaks } from '../../components/key-text.js';
 import { useTimeZone } from '../../hooks/time-zone.js';
 import { paths } from '../../layout/namespace.js';
 import type { FlagSort } from '../../lib/flag-list.js';
@@ -54,28 +55,34 @@ const FlagRow = memo(function FlagRow({ ns, flag, usage, usageState, windowText,
         if (!(event.target as HTMLElement).closest('a, button') && window.getSelection()?.toString() === '') void navigate(to);
       }}
     >
-      <td>
-        <Link to={to} className="mono flag-key-link" title={flag.key}>
-          {flag.key}
+      <td className="flag-key-cell">
+        <Link to={to} className="mono flag-key-link key-text" title={flag.key}>
+          <KeyBreaks value={flag.key} />
         </Link>
       </td>
-      <td>
-        <div className="flag-name">{flag.name}</div>
-        {flag.description !== '' && <div className="muted flag-description">{flag.description}</div>}
+      <td data-label="Name">
+        <div className="flag-name clamp-lines" title={flag.name}>
+          {flag.name}
+        </div>
+        {flag.description !== '' && (
+          <div className="muted flag-description clamp-lines" title={flag.description}>
+            {flag.description}
+          </div>
+        )}
       </td>
-      <td className="hide-narrow">
+      <td className="hide-narrow" data-label="Type">
         <span className="badge badge-accent">{FLAG_TYPE_LABEL[flag.type]}</span>
       </td>
-      <td>
+      <td data-label="State">
         <span className={flag.enabled ? 'badge badge-on' : 'badge badge-off'}>{flag.enabled ? 'Enabled' : 'Disabled'}</span>
       </td>
-      <td className="hide-narrow numeric">{flag.type === 'VARIANT_FLAG_TYPE' ? flag.variants.length : <span className="muted">–</span>}</td>
-      <td className="hide-narrow muted nowrap">
+      <td className="hide-narrow numeric" data-label="Variants">{flag.type === 'VARIANT_FLAG_TYPE' ? flag.variants.length : <span className="muted">–</span>}</td>
+      <td className="hide-narrow muted nowrap" data-label="Updated">
         <time dateTime={flag.updatedAt} title={absoluteTime(flag.updatedAt, zone)}>
           {relativeTime(flag.updatedAt, now)}
         </time>
       </td>
-      <td className="nowrap last-evaluated-cell">
+      <td className="nowrap last-evaluated-cell" data-label="Last evaluated">
         <UsageCell usage={usage} state={usageState} windowText={windowText} now={now} />
       </td>
     </tr>
@@ -111,7 +118,7 @@ export function FlagsTable({ ns, flags, usage, sort, onSort }: FlagsTableProps) 
   const zone = useTimeZone();
   return (
     <div className="table-wrap">
-      <table className="table flags-table">
+      <table className="table table-stacked flags-table">
         <thead>
           <tr>
             <th scope="col">Key</th>

@@ -1,6 +1,7 @@
 /** One rule as a card: its segments, where its traffic goes, when it applies, and its buttons (move, edit, delete). */
 import type { Rule, Variant } from '@ensign/core';
 import { Link } from 'react-router';
+import { KeyBreaks, KeyText } from '../../components/key-text.js';
 import { paths } from '../../layout/namespace.js';
 import { assignedShare, unassignedShare } from '../../lib/distribution-share.js';
 import { roundPercent } from '../../lib/distributions.js';
@@ -33,12 +34,12 @@ export function SegmentList({ ns, keys, operator, known }: { ns: string; keys: r
         <span key={key}>
           {i > 0 && <span className="operator-word">{operator}</span>}
           {known === undefined || known.has(key) ? (
-            <Link to={paths.segment(ns, key)} className="segment-chip">
-              {key}
+            <Link to={paths.segment(ns, key)} className="segment-chip key-text" title={key}>
+              <KeyBreaks value={key} />
             </Link>
           ) : (
-            <span className="segment-chip segment-missing" title="This segment no longer exists">
-              {key}
+            <span className="segment-chip segment-missing key-text" title="This segment no longer exists">
+              <KeyBreaks value={key} />
             </span>
           )}
         </span>
@@ -75,7 +76,7 @@ export function RuleItem({ ns, rule, index, variants, knownSegments, onEdit, onD
               return (
                 <li key={d.id}>
                   <span className="swatch" style={{ background: variantColour(at) }} aria-hidden="true" />
-                  <code>{variants[at]?.key ?? d.variantId}</code> <span aria-hidden="true">→</span> <strong>{roundPercent(d.rollout)}%</strong>
+                  <KeyText value={variants[at]?.key ?? d.variantId} /> <span aria-hidden="true">→</span> <strong>{roundPercent(d.rollout)}%</strong>
                 </li>
               );
             })}

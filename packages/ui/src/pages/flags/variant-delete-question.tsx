@@ -1,5 +1,6 @@
 /** The question before deleting a variant: each rule that sends it a share, and what that rule then leaves without a variant. */
 import type { Rule, Variant } from '@ensign/core';
+import { KeyText } from '../../components/key-text.js';
 import { lossSentence, variantLosses } from '../../lib/distribution-share.js';
 
 export function VariantDeleteQuestion({ variant, isDefault, rules }: { variant: Variant; isDefault: boolean; rules: readonly Rule[] | undefined }) {
@@ -7,7 +8,7 @@ export function VariantDeleteQuestion({ variant, isDefault, rules }: { variant: 
   return (
     <>
       <p>
-        Delete variant <code>{variant.key}</code>?{isDefault ? ' The flag loses its default variant.' : ''}
+        Delete variant <KeyText value={variant.key} />?{isDefault ? ' The flag loses its default variant.' : ''}
       </p>
       {rules === undefined ? (
         <p>Rules that send traffic to it stop doing so.</p>

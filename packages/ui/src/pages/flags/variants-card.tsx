@@ -9,6 +9,7 @@ import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
+import { KeyText } from '../../components/key-text.js';
 import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
@@ -24,7 +25,7 @@ function AttachmentCell({ attachment }: { attachment: string }) {
   if (attachment === '') return <span className="muted">None</span>;
   return (
     <details className="attachment-cell">
-      <summary>
+      <summary title={attachment}>
         <code>{attachment.length > 48 ? `${attachment.slice(0, 47)}…` : attachment}</code>
       </summary>
       <pre className="block">{formatJson(attachment)}</pre>
@@ -95,13 +96,21 @@ export function VariantsCard({ ns, flag }: { ns: string; flag: Flag }) {
                   <tr key={variant.id}>
                     <td data-label="Key" className="variant-key-cell">
                       <span>
-                        <code>{variant.key}</code>
+                        <KeyText value={variant.key} />
                         {flag.defaultVariant?.id === variant.id && <span className="badge badge-accent default-badge">Default</span>}
                       </span>
                     </td>
-                    <td data-label="Name">{variant.name}</td>
+                    <td data-label="Name">
+                      <span className="clamp-lines" title={variant.name}>
+                        {variant.name}
+                      </span>
+                    </td>
                     <td data-label="Description" className="muted variant-description">
-                      {variant.description}
+                      {variant.description !== '' && (
+                        <span className="clamp-lines" title={variant.description}>
+                          {variant.description}
+                        </span>
+                      )}
                     </td>
                     <td data-label="Attachment" className="attachment-column">
                       <AttachmentCell attachment={variant.attachment} />

@@ -1,5 +1,6 @@
 /** A constraint's value as the constraints table shows it: list items as chips, date-times with their reading in the chosen time zone. */
 import type { Constraint } from '@ensign/core';
+import { KeyBreaks, KeyText } from '../../components/key-text.js';
 import { useTimeZone } from '../../hooks/time-zone.js';
 import { decodeList } from '../../lib/constraint-draft.js';
 import { valueKind } from '../../lib/constraint-operators.js';
@@ -14,8 +15,8 @@ export function ConstraintValueCell({ constraint }: { constraint: Constraint }) 
     return (
       <ul className="value-chips" aria-label={`${items.length} value${items.length === 1 ? '' : 's'}`}>
         {items.map((item, i) => (
-          <li key={i} className="mono">
-            {item}
+          <li key={i} className="mono key-text">
+            <KeyBreaks value={item} />
           </li>
         ))}
       </ul>
@@ -30,5 +31,5 @@ export function ConstraintValueCell({ constraint }: { constraint: Constraint }) 
       </span>
     );
   }
-  return <code className="value-text">{constraint.value}</code>;
+  return <KeyText value={constraint.value} />;
 }

@@ -6,6 +6,7 @@ import { isDrafted } from '../../api/drafting.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
+import { KeyText } from '../../components/key-text.js';
 import { RowActions, RowActionsHeader } from '../../components/row-actions.js';
 import { EmptyState, ErrorBanner } from '../../components/status.js';
 import { useToast } from '../../components/toast.js';
@@ -40,7 +41,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
       title: 'Delete constraint',
       message: (
         <>
-          Delete the constraint <code>{constraint.property}</code> {operatorLabel(constraint.type, constraint.operator)}? Entities are matched without it from now on.
+          Delete the constraint <KeyText value={constraint.property} /> {operatorLabel(constraint.type, constraint.operator)}? Entities are matched without it from now on.
         </>
       ),
       action: 'Delete constraint',
@@ -93,7 +94,7 @@ export function ConstraintsCard({ ns, segment }: { ns: string; segment: Segment 
                       <span className="badge">{typeLabel(constraint.type)}</span>
                     </td>
                     <td data-label="Property">
-                      <code>{constraint.property}</code>
+                      <KeyText value={constraint.property} />
                     </td>
                     <td data-label="Operator">{operatorLabel(constraint.type, constraint.operator)}</td>
                     <td data-label="Value">

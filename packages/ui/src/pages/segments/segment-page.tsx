@@ -10,6 +10,7 @@ import { refreshList } from '../../api/refresh-list.js';
 import { useConfirm } from '../../components/confirm.js';
 import { HistoryCard } from '../../components/change-feed.js';
 import { CopyButton } from '../../components/copy-button.js';
+import { KeyBreaks, KeyText } from '../../components/key-text.js';
 import { PageHeader } from '../../components/page-header.js';
 import { PageTabs } from '../../components/page-tabs.js';
 import { ErrorBanner, Loading, MessageText, NotFound } from '../../components/status.js';
@@ -72,7 +73,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
       title: 'Delete segment',
       message: (
         <>
-          Delete the segment <strong>{data.name}</strong> (<code>{data.key}</code>) and its {data.constraints.length} constraint{data.constraints.length === 1 ? '' : 's'}? No rule or
+          Delete the segment <strong>{data.name}</strong> (<KeyText value={data.key} />) and its {data.constraints.length} constraint{data.constraints.length === 1 ? '' : 's'}? No rule or
           rollout uses it.
         </>
       ),
@@ -84,7 +85,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
   return (
     <>
       <nav className="breadcrumbs" aria-label="Breadcrumbs">
-        <Link to={paths.segments(ns)}>Segments</Link> / <span>{data.key}</span>
+        <Link to={paths.segments(ns)}>Segments</Link> / <span><KeyBreaks value={data.key} /></span>
       </nav>
       <PageHeader
         title={data.name}
@@ -105,7 +106,7 @@ export function SegmentPage({ tab = 'overview' }: { tab?: 'overview' | 'history'
         }
       >
         <p className="page-subtitle segment-subtitle">
-          <code>{data.key}</code>
+          <KeyText value={data.key} />
           <CopyButton text={data.key} label="Copy key" className="button button-small button-ghost" />
           <span className={data.matchType === 'ANY_MATCH_TYPE' ? 'badge badge-warning' : 'badge badge-accent'}>Match {matchTypeLabel(data.matchType).toLowerCase()}</span>
         </p>

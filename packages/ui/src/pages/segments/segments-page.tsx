@@ -5,6 +5,7 @@ import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { segments } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { KeyText } from '../../components/key-text.js';
 import { PageHeader } from '../../components/page-header.js';
 import { Pager } from '../../components/pager.js';
 import { EmptyState, ErrorBanner, Loading } from '../../components/status.js';
@@ -38,11 +39,17 @@ const SegmentsTable = memo(function SegmentsTable({ ns, shown }: { ns: string; s
           {shown.map((segment) => (
             <tr key={segment.key}>
               <td data-label="Segment">
-                <Link className="segment-link" to={paths.segment(ns, segment.key)}>
+                <Link className="segment-link clamp-lines" to={paths.segment(ns, segment.key)} title={segment.name}>
                   {segment.name}
                 </Link>
-                <div className="mono muted">{segment.key}</div>
-                {segment.description !== '' && <div className="segment-description muted">{segment.description}</div>}
+                <div className="muted">
+                  <KeyText value={segment.key} />
+                </div>
+                {segment.description !== '' && (
+                  <div className="segment-description muted clamp-lines" title={segment.description}>
+                    {segment.description}
+                  </div>
+                )}
               </td>
               <td data-label="Match">
                 <span className={segment.matchType === 'ANY_MATCH_TYPE' ? 'badge badge-warning' : 'badge badge-accent'}>{matchTypeLabel(segment.matchType)}</span>

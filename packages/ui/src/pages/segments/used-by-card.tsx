@@ -1,5 +1,6 @@
 /** The flags whose rules or rollouts use a segment, each linked to its flag page. */
 import { Link } from 'react-router';
+import { KeyText } from '../../components/key-text.js';
 import { EmptyState, ErrorBanner, Loading } from '../../components/status.js';
 import { paths } from '../../layout/namespace.js';
 import { usesByFlag } from '../../lib/segment-uses.js';
@@ -29,7 +30,10 @@ export function UsedByCard({ ns, segmentKey }: { ns: string; segmentKey: string 
           <ul className="used-by-list" aria-label="Flags using this segment">
             {usesByFlag(uses.data).map((group) => (
               <li key={group.flagKey}>
-                <Link to={paths.flag(ns, group.flagKey)}>{group.flagName === '' ? group.flagKey : group.flagName}</Link> <code>{group.flagKey}</code>
+                <Link to={paths.flag(ns, group.flagKey)} className="clamp-lines" title={group.flagName || group.flagKey}>
+                  {group.flagName === '' ? group.flagKey : group.flagName}
+                </Link>{' '}
+                <KeyText value={group.flagKey} />
                 <span className="muted"> · {group.uses.map(useLabel).join(', ')}</span>
               </li>
             ))}

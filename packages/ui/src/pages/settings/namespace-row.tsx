@@ -5,6 +5,7 @@
  */
 import type { Namespace } from '@ensign/core';
 import { Link } from 'react-router';
+import { KeyText } from '../../components/key-text.js';
 import { RowActions } from '../../components/row-actions.js';
 import { useLocks } from '../../hooks/permissions.js';
 import { paths } from '../../layout/namespace.js';
@@ -28,10 +29,20 @@ export function NamespaceRow({ namespace: ns, onEdit, onDelete, deleting, onImpo
   return (
     <tr>
       <td data-label="Key">
-        <code>{ns.key}</code>
+        <KeyText value={ns.key} />
       </td>
-      <td className="namespace-name" data-label="Name">{ns.name}</td>
-      <td className="muted" data-label="Description">{ns.description}</td>
+      <td className="namespace-name" data-label="Name">
+        <span className="clamp-lines" title={ns.name}>
+          {ns.name}
+        </span>
+      </td>
+      <td className="muted" data-label="Description">
+        {ns.description !== '' && (
+          <span className="clamp-lines" title={ns.description}>
+            {ns.description}
+          </span>
+        )}
+      </td>
       <td data-label="Protected">{ns.protected ? <span className="badge badge-warning">Protected</span> : <span className="muted">No</span>}</td>
       <RowActions
         what={`namespace ${ns.key}`}

@@ -53,10 +53,16 @@ export function TokensTable({ rows, ownId, deleting, onDelete }: TokensTableProp
             <tr key={row.id} className={row.expired ? 'token-expired' : undefined}>
               <td data-label="Name">
                 <div className="token-name">
-                  <strong>{row.name === '' ? <span className="muted">(no name)</span> : row.name}</strong>
+                  <strong className="clamp-lines" title={row.name}>
+                    {row.name === '' ? <span className="muted">(no name)</span> : row.name}
+                  </strong>
                   {row.id === ownId && <span className="badge badge-accent">Your session</span>}
                 </div>
-                {row.description !== '' && <div className="muted token-description">{row.description}</div>}
+                {row.description !== '' && (
+                  <div className="muted token-description clamp-lines" title={row.description}>
+                    {row.description}
+                  </div>
+                )}
               </td>
               <td data-label="Namespace">{row.namespace === undefined ? <span className="muted">All namespaces</span> : <span className="badge">{row.namespace}</span>}</td>
               <td data-label="Created">

@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { flags as flagsApi } from '../../../api/endpoints.js';
 import { queryKeys } from '../../../api/query-keys.js';
 import { useConfirm } from '../../../components/confirm.js';
+import { KeyBreaks, KeyText } from '../../../components/key-text.js';
 import { ErrorBanner, Loading } from '../../../components/status.js';
 import { useToast } from '../../../components/toast.js';
 import { useEditDialog } from '../../../hooks/edit-dialog.js';
@@ -22,14 +23,14 @@ import { usePrerequisitesSave } from './use-prerequisites-save.js';
 function FlagLink({ ns, flagKey, known }: { ns: string; flagKey: string; known: boolean }) {
   if (!known) {
     return (
-      <span className="segment-chip segment-missing" title="This flag no longer exists">
-        {flagKey}
+      <span className="segment-chip segment-missing key-text" title="This flag no longer exists">
+        <KeyBreaks value={flagKey} />
       </span>
     );
   }
   return (
-    <Link to={paths.flag(ns, flagKey)} className="segment-chip">
-      {flagKey}
+    <Link to={paths.flag(ns, flagKey)} className="segment-chip key-text" title={flagKey}>
+      <KeyBreaks value={flagKey} />
     </Link>
   );
 }
@@ -50,7 +51,7 @@ export function PrerequisitesCard({ ns, flag }: { ns: string; flag: Flag }) {
       title: 'Remove prerequisite',
       message: (
         <>
-          Serve <code>{flag.key}</code> without requiring that <code>{prerequisite.flagKey}</code> {conditionText(prerequisite)}?
+          Serve <KeyText value={flag.key} /> without requiring that <KeyText value={prerequisite.flagKey} /> {conditionText(prerequisite)}?
         </>
       ),
       action: 'Remove prerequisite',
@@ -81,7 +82,7 @@ export function PrerequisitesCard({ ns, flag }: { ns: string; flag: Flag }) {
             {prerequisites.map((p) => (
               <li key={p.flagKey}>
                 <span>
-                  Requires <FlagLink ns={ns} flagKey={p.flagKey} known={all.data === undefined || known.has(p.flagKey)} /> <span className="prerequisite-condition">{conditionText(p)}</span>
+                  Requires <FlagLink ns={ns} flagKey={p.flagKey} known={all.data === undefined || known.has(p.flagKey)} /> <span className="prerequisite-condition"><KeyBreaks value={conditionText(p)} /></span>
                 </span>
                 {!lock.on && (
                   <button
@@ -110,7 +111,7 @@ export function PrerequisitesCard({ ns, flag }: { ns: string; flag: Flag }) {
             {dependents.map(({ flag: dependent, prerequisite }) => (
               <li key={dependent.key}>
                 <span>
-                  <FlagLink ns={ns} flagKey={dependent.key} known /> <span className="muted">when this flag</span> <span className="prerequisite-condition">{conditionText(prerequisite)}</span>
+                  <FlagLink ns={ns} flagKey={dependent.key} known /> <span className="muted">when this flag</span> <span className="prerequisite-condition"><KeyBreaks value={conditionText(prerequisite)} /></span>
                 </span>
               </li>
             ))}

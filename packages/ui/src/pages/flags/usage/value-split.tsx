@@ -16,7 +16,9 @@ function SplitItem({ row, label, words, colour, pending }: SplitItemProps) {
   const look = row.value === '' ? 'split-value muted' : words ? 'split-value split-words' : 'split-value mono';
   return (
     <li className="split-row" aria-label={pending ? label : `${label}: ${count} (${percent})`}>
-      <span className={look}>{label}</span>
+      <span className={look} title={label}>
+        {label}
+      </span>
       <span className="split-count">{count}</span>
       <span className="split-percent muted">{percent}</span>
       <span className="split-bar" aria-hidden="true">
