@@ -167,6 +167,9 @@ test('a write through one control plane is read through the other at once; Redis
   await redis.start();
   t.is(await nameVia(cp2), 'Fourth');
   t.true(await eventually(() => readIsHit(cp2, path)), 'cp2 serves from the cache again');
+  // A write through a control plane not yet reconnected reaches the other's cached reads through the
+  // revision poll (within db.poll_interval), not at once: "at once" is asked of both connected again.
+  t.true(await eventually(() => readIsHit(cp1, path)), 'cp1 serves from the cache again');
   t.is(await nameVia(cp2), 'Fourth');
   t.is(await nameVia(cp1), 'Fourth');
   await rename(cp1, 'Fifth');
