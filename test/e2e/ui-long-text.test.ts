@@ -10,7 +10,7 @@ import { eventually } from '@ensign/testkit';
 import test from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { longTextProblems } from '../helpers/long-text-layout.js';
-import { BOOLEAN_FLAG, FLAG, KEYS, NAMES, NS, PROPERTY, seedLongText, SEGMENT, VARIANT } from '../helpers/long-text-seed.js';
+import { BOOLEAN_FLAG, FLAG, KEYS, MEDIUM_FLAG, NAMES, NS, PROPERTY, seedLongText, SEGMENT, VARIANT } from '../helpers/long-text-seed.js';
 import { openPage, type PageOptions, screenshot, useUiServer } from '../helpers/ui-browser.js';
 
 const ui = useUiServer(test, { config: { authentication: { required: false, methods: { token: { enabled: true } } }, analytics: { buffer: { flush_period: '1s' } } } });
@@ -34,6 +34,12 @@ interface LongTextPage {
 }
 
 const ns = `/namespaces/${NS}`;
+
+/** A Flipt document of a flag and a segment with the longest keys, to preview importing. */
+const LONG_DOCUMENT = JSON.stringify({
+  flags: [{ key: FLAG, name: NAMES.flag, type: 'VARIANT_FLAG_TYPE', enabled: true, variants: [{ key: VARIANT, name: NAMES.variant }] }],
+  segments: [{ key: SEGMENT, name: NAMES.segment, match_type: 'ALL_MATCH_TYPE' }],
+});
 const PAGES: LongTextPage[] = [
   { name: 'flags', path: () => `${ns}/flags`, ready: (p) => p.getByRole('link', { name: FLAG }) },
   { name: 'flag', path: () => `${ns}/flags/${FLAG}`, ready: (p) => p.getByRole('region', { name: 'Prerequisites' }).getByRole('link').first() },
@@ -58,6 +64,59 @@ const PAGES: LongTextPage[] = [
   { name: 'activity', path: () => `${ns}/activity`, ready: (p) => p.getByRole('list', { name: 'Changes' }) },
   { name: 'change-requests', path: () => `${ns}/change-requests`, ready: (p) => p.getByRole('list', { name: 'Change requests' }).getByRole('link').first() },
   { name: 'change-request', path: () => `${ns}/change-requests/${changeRequest}`, ready: (p) => p.getByRole('heading', { name: NAMES.changeRequest, level: 1 }) },
+  {
+    name: 'variant-attachment',
+    path: () => `${ns}/flags/${FLAG}`,
+    ready: (p) => p.locator('.attachment-cell pre'),
+    act: async (p) => p.locator('.attachment-cell summary').click(),
+  },
+  {
+    name: 'copy-flag-dialog',
+    path: () => `${ns}/flags/${FLAG}`,
+    ready: (p) => p.getByRole('dialog').getByText('in another namespace', { exact: false }),
+    act: async (p) => p.getByRole('button', { name: 'Copy to namespace…' }).click(),
+  },
+  {
+    name: 'copy-segment-dialog',
+    path: () => `${ns}/segments/${SEGMENT}`,
+    ready: (p) => p.getByRole('dialog').getByText('in another namespace', { exact: false }),
+    act: async (p) => p.getByRole('button', { name: 'Copy to namespace…' }).click(),
+  },
+  {
+    name: 'prerequisite-dialog',
+    path: () => `${ns}/flags/${BOOLEAN_FLAG}`,
+    ready: (p) => p.getByRole('dialog').getByRole('checkbox').first(),
+    act: async (p) => {
+      await p.getByRole('button', { name: 'Add prerequisite' }).click();
+      const dialog = p.getByRole('dialog');
+      await dialog.getByLabel('Flag', { exact: true }).selectOption(MEDIUM_FLAG);
+      await dialog.getByRole('radio', { name: 'Serves one of these variants' }).check();
+    },
+  },
+  {
+    name: 'promote-dialog',
+    path: () => `${ns}/change-requests`,
+    ready: (p) => p.getByRole('region', { name: 'Promotion preview' }).getByRole('list', { name: 'Preview' }).getByRole('listitem').first(),
+    act: async (p) => {
+      await p.getByRole('button', { name: 'Promote to…' }).click();
+      const dialog = p.getByRole('dialog');
+      await dialog.getByLabel('Target namespace').selectOption('default');
+      await dialog.getByRole('radio', { name: 'Only the flags and segments chosen' }).check();
+      // The flag with what it needs in the target: its prerequisite and its rule's segment.
+      for (const key of [FLAG, MEDIUM_FLAG, SEGMENT]) await dialog.getByRole('checkbox', { name: key, exact: true }).check();
+    },
+  },
+  {
+    name: 'import-preview',
+    path: () => '/settings/namespaces',
+    ready: (p) => p.getByRole('dialog').getByRole('region', { name: 'Preview' }).getByText(FLAG),
+    act: async (p) => {
+      await p.getByRole('button', { name: 'Import into namespace default' }).click();
+      const dialog = p.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Document' }).fill(LONG_DOCUMENT);
+      await dialog.getByRole('button', { name: 'Preview' }).click();
+    },
+  },
   { name: 'namespaces', path: () => '/settings/namespaces', ready: (p) => p.locator('main').getByText(NS, { exact: true }) },
   { name: 'tokens', path: () => '/settings/tokens', ready: (p) => p.locator('main').getByText(NAMES.token, { exact: true }) },
 ];

@@ -50,7 +50,8 @@ export function longTextProblems({ keys, names }: LongTexts): string[] {
     for (let up = el.parentElement; up !== null && up !== doc.body; up = up.parentElement) {
       const s = style(up);
       const clipsX = s.overflowX !== 'visible';
-      const clipsY = s.overflowY !== 'visible';
+      // What a box scrolls to vertically (a long dialog) is reachable, not cut.
+      const clipsY = s.overflowY === 'hidden' || s.overflowY === 'clip';
       if (!clipsX && !clipsY) continue;
       const box = up.getBoundingClientRect();
       if (outside({ left: clipsX ? box.left : -Infinity, right: clipsX ? box.right : Infinity, top: box.top, bottom: box.bottom }, clipsY)) return true;

@@ -18,6 +18,7 @@ import { namespaceLabel } from '../lib/namespace-label.js';
 import { ChangeDiffList } from './change-diff-list.js';
 import { Dialog, DialogButtons } from './dialog.js';
 import { Field } from './field.js';
+import { KeyText } from './key-text.js';
 import { EmptyState, ErrorBanner, Loading } from './status.js';
 import './promote-dialog.css';
 
@@ -44,7 +45,7 @@ function KeyChooser({ legend, query, chosen, onToggle }: { legend: string; query
         query.data.map((item) => (
           <label key={item.key} className="promote-key">
             <input type="checkbox" checked={chosen.has(item.key)} onChange={(e) => onToggle(item.key, e.target.checked)} />
-            <code>{item.key}</code>
+            <KeyText value={item.key} />
           </label>
         ))
       )}

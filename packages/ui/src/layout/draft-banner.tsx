@@ -5,6 +5,7 @@
  */
 import { Link } from 'react-router';
 import { useOwnDraft, useReview } from '../hooks/change-policy.js';
+import { KeyText } from '../components/key-text.js';
 import { countNoun } from '../lib/count-noun.js';
 import { paths } from './namespace.js';
 import './draft-banner.css';
@@ -13,11 +14,10 @@ export function DraftBanner({ ns }: { ns: string }) {
   const review = useReview(ns);
   const draft = useOwnDraft(ns, review.drafts);
   if (review.required === 0) return null;
-  const needs = `Changes to ${ns} need ${countNoun(review.required, 'approval')} before they apply.`;
   return (
     <section className="draft-banner" aria-label="Protected namespace">
       <p>
-        <strong>Protected:</strong> {needs}{' '}
+        <strong>Protected:</strong> Changes to <KeyText value={ns} /> need {countNoun(review.required, 'approval')} before they apply.{' '}
         {review.bypass ? (
           <>Your role may bypass this: your edits apply at once.</>
         ) : draft.data ? (

@@ -5,6 +5,7 @@
  */
 import type { Flag } from '@ensign/core';
 import { CopyToNamespaceButton } from '../../components/copy-to-namespace-dialog.js';
+import { KeyText } from '../../components/key-text.js';
 import { countNoun } from '../../lib/count-noun.js';
 
 /** What the copy of `flag` takes along, in a sentence. */
@@ -22,7 +23,7 @@ export function CopyFlagAction({ ns, flag }: { ns: string; flag: Flag }) {
       about={
         <>
           <p>
-            Creates flag <code>{flag.key}</code> in another namespace with {takenAlong(flag)}.
+            Creates flag <KeyText value={flag.key} /> in another namespace with {takenAlong(flag)}.
           </p>
           <p className="notice" role="note">
             Rules and rollouts are not copied. They use segments the other namespace may not have: add them there after copying.

@@ -4,6 +4,7 @@
  */
 import type { Segment } from '@ensign/core';
 import { CopyToNamespaceButton } from '../../components/copy-to-namespace-dialog.js';
+import { KeyText } from '../../components/key-text.js';
 import { countNoun } from '../../lib/count-noun.js';
 
 export function CopySegmentAction({ ns, segment }: { ns: string; segment: Segment }) {
@@ -13,7 +14,7 @@ export function CopySegmentAction({ ns, segment }: { ns: string; segment: Segmen
       source={{ kind: 'segment', segment }}
       about={
         <p>
-          Creates segment <code>{segment.key}</code> in another namespace with its {countNoun(segment.constraints.length, 'constraint')}, name, description and match type. The
+          Creates segment <KeyText value={segment.key} /> in another namespace with its {countNoun(segment.constraints.length, 'constraint')}, name, description and match type. The
           rules and rollouts that use it are not copied.
         </p>
       }

@@ -1,5 +1,6 @@
 /** What an import would do, from the service's dry run: one headline, then the keys of each change. */
 import { useId } from 'react';
+import { KeyText } from '../../components/key-text.js';
 import { type ImportSummary, previewHeadline, previewSections } from '../../lib/document-import.js';
 
 export function ImportPreview({ summary }: { summary: ImportSummary }) {
@@ -17,7 +18,7 @@ export function ImportPreview({ summary }: { summary: ImportSummary }) {
           <ul aria-labelledby={`${id}-${section.id}`}>
             {section.keys.map((key) => (
               <li key={key}>
-                <code>{key}</code>
+                <KeyText value={key} />
               </li>
             ))}
           </ul>

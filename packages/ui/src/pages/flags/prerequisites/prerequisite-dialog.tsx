@@ -8,6 +8,7 @@ import { useId, useState } from 'react';
 import { ApiError } from '../../../api/client.js';
 import { Dialog, DialogButtons } from '../../../components/dialog.js';
 import { Field, FieldError } from '../../../components/field.js';
+import { KeyText } from '../../../components/key-text.js';
 import { ErrorBanner } from '../../../components/status.js';
 import { useToast } from '../../../components/toast.js';
 import { formErrors } from '../../../hooks/form-errors.js';
@@ -24,6 +25,9 @@ export interface PrerequisiteDialogProps {
 }
 
 /** The form's field a refusal of the prerequisite at `index` names: `prerequisites[1].variants` → `variants`. */
+/** A flag as the parent choice names it: its key, and its name where that says more. */
+const candidateLabel = (f: Flag): string => (f.name === '' || f.name === f.key ? f.key : `${f.key} (${f.name})`);
+
 function fieldsFor(error: unknown, index: number): Record<string, string> {
   if (!(error instanceof ApiError) || error.field === undefined) return {};
   const match = error.field.match(/^prerequisites\[(\d+)\](?:\.(\w+))?$/);
@@ -69,11 +73,11 @@ export function PrerequisiteDialog({ ns, flag, flags, open, onClose }: Prerequis
     >
       <ErrorBanner error={errors.general} />
       <Field label="Flag" hint={`${flag.key} is served only when this flag holds for the entity.`} error={errors.byField['flagKey']}>
-        <select value={parentKey} onChange={(e) => pick(e.target.value)}>
+        <select value={parentKey} title={parent === undefined ? undefined : candidateLabel(parent)} onChange={(e) => pick(e.target.value)}>
           {candidates.length === 0 && <option value="">No other flag to choose</option>}
           {candidates.map((f) => (
             <option key={f.key} value={f.key}>
-              {f.name === '' || f.name === f.key ? f.key : `${f.key} (${f.name})`}
+              {candidateLabel(f)}
             </option>
           ))}
         </select>
@@ -104,7 +108,7 @@ export function PrerequisiteDialog({ ns, flag, flags, open, onClose }: Prerequis
             parent.variants.map((v) => (
               <label key={v.id} className="segment-option">
                 <input type="checkbox" checked={variants.includes(v.key)} onChange={(e) => toggle(v.key, e.target.checked)} />
-                <code>{v.key}</code>
+                <KeyText value={v.key} />
               </label>
             ))
           )}
