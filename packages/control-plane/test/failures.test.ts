@@ -1,4 +1,4 @@
-import { internal, unauthenticated } from '@ensign/core';
+import { internal, unauthenticated, unavailable } from '@ensign/core';
 import test from 'ava';
 import { type Harness, startHarness } from './harness.js';
 
@@ -15,7 +15,7 @@ test.before(async () => {
         list: () => Promise.reject(new Error('connection reset: secret detail')),
         get: () => Promise.reject(unauthenticated()),
         create: () => Promise.reject(internal('storage exploded')),
-        update: (req) => store.namespaces.update(req),
+        update: () => Promise.reject(unavailable('database unavailable')),
         delete: (key, force) => store.namespaces.delete(key, force),
       },
     }),
@@ -68,4 +68,12 @@ test('401 sets WWW-Authenticate to the message', async (t) => {
     failing.logs.some((l) => l.msg === 'request failed' && (l.err as { message?: string })?.message === 'request was not authenticated'),
     'a refusal is not logged as a failure',
   );
+});
+
+test('a 503 says when to try again (Retry-After), and other errors do not', async (t) => {
+  const res = await failing.call('PUT', '/api/v1/namespaces/default', { json: { key: 'default', name: 'Default' } });
+  t.is(res.status, 503);
+  t.deepEqual(res.json, { code: 14, message: 'database unavailable', details: [] });
+  t.is(res.headers.get('retry-after'), '1');
+  t.is((await failing.call('POST', '/api/v1/namespaces', { json: { key: 'k', name: 'n' } })).headers.get('retry-after'), null);
 });

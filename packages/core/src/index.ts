@@ -241,7 +241,7 @@ export { AUTHZ_ACTIONS, AUTHZ_RESOURCES, AUTHZ_SUBJECTS, CHANGE_REQUEST_ACTIONS 
 export type { AuthorizationInput, AuthzAction, ChangeRequestAction, AuthzResource, AuthzSubject, ManagementKind, ManagementRequest, NamespacedResource, Permissions } from './management-request.js';
 export { checksOf, MANAGEMENT_OPERATIONS } from './management-operations.js';
 export type { ManagementOperation, ManagementOperationName } from './management-operations.js';
-export { challengeHeaders, gatewayNotFound, methodNotAllowed, withoutTrailingSlash } from './gateway.js';
+export { errorHeaders, gatewayNotFound, methodNotAllowed, RETRY_AFTER_SECONDS, withoutTrailingSlash } from './gateway.js';
 export { canonicalChanges, canonicalJson, CHANGE_REQUEST_STATES, conflictsWith, describeConflict } from './change-request.js';
 export type { ChangeBase, ChangeConflict, ChangeRequest, ChangeRequestEvent, ChangeRequestState, ProposedChange } from './change-request.js';
 export { assertWritable, isProposable, isProtectedWrite, protectedNamespaceError } from './protected-namespace.js';

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessPolicy, type Caller, type Resolved, type Surface } from '@ensign/auth';
-import { activeTracing, AppError, challengeHeaders, DEFAULT_BODY_LIMIT_BYTES, type Fields, gatewayNotFound, isServerFault, methodNotAllowed, type Tracing } from '@ensign/core';
+import { activeTracing, AppError, DEFAULT_BODY_LIMIT_BYTES, errorHeaders, type Fields, gatewayNotFound, isServerFault, methodNotAllowed, type Tracing } from '@ensign/core';
 import type { HashMode } from '@ensign/engine';
 import type { Logger } from 'pino';
 import { parseJsonObject, queryFields, readBody } from './http/body-reader.js';
@@ -163,8 +163,8 @@ export function createEvaluationHandler(options: EvaluationHandlerOptions): Eval
   function fail(route: HttpRoute, res: ServerResponse, started: number, failure: unknown, extraHeaders?: Record<string, string>): void {
     const err = asAppError(failure);
     if (isServerFault(err)) logger.error({ err: err.cause ?? err }, 'evaluation failed');
-    const challenge = challengeHeaders(err);
-    if (challenge !== undefined) extraHeaders = { ...extraHeaders, ...challenge };
+    const headers = errorHeaders(err);
+    if (headers !== undefined) extraHeaders = { ...extraHeaders, ...headers };
     if (route.stream !== undefined) {
       sendStreamError(res, err, route.stream.framing(res.req.headers.accept), extraHeaders);
     } else if (route.errors === 'ofrep') {

@@ -1,4 +1,4 @@
-import { challengeHeaders, errorBody, internal, isAppError, isServerFault } from '@ensign/core';
+import { errorBody, errorHeaders, internal, isAppError, isServerFault } from '@ensign/core';
 import type { Middleware } from 'koa';
 import type { AppState } from './app-state.js';
 import { sendJson } from './respond.js';
@@ -14,8 +14,8 @@ export function errorsMiddleware(): Middleware<AppState> {
     } catch (err) {
       const appErr = isAppError(err) ? err : internal();
       if (isServerFault(err)) ctx.state.log.error({ err }, 'request failed');
-      const challenge = challengeHeaders(appErr);
-      if (challenge !== undefined) ctx.set(challenge);
+      const headers = errorHeaders(appErr);
+      if (headers !== undefined) ctx.set(headers);
       sendJson(ctx, errorBody(appErr), appErr.httpStatus);
     }
   };
