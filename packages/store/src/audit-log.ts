@@ -26,7 +26,12 @@ const json = (value: unknown): string | null => (value === undefined ? null : JS
 
 /** Stores `record` inside the transaction that made it, so it commits or rolls back with the write. */
 export async function insertChangeRecord(trx: Knex.Transaction, record: ChangeRecord): Promise<void> {
-  await trx(AUDIT_TABLE).insert({
+  await changeRecordInsert(trx, record);
+}
+
+/** The statement storing `record`, to be sent on its own or with another. */
+export function changeRecordInsert(trx: Knex.Transaction, record: ChangeRecord): Knex.QueryBuilder {
+  return trx(AUDIT_TABLE).insert({
     namespace_key: record.namespaceKey,
     revision: record.revision,
     resource: record.resource,

@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import type { Actor, ChangeAction, ChangeRecord, ChangeRequestRef, ChangeResource } from '@ensign/core';
+import type { FlagsRead } from './loaders/flags-state.loader.js';
 import type { Touched } from './snapshot-effect.js';
 
 /** The resource a write is about and the evaluation state it touches. */
@@ -20,6 +22,16 @@ export interface ChangeDraft extends Subject {
 export interface Outcome<T> {
   value: T;
   change: ChangeDraft;
+  /**
+   * The touched flags' state after the write, when the write knows it without reading it back;
+   * a write made alone then reads no snapshot effect (a batch still reads its own at its end).
+   */
+  known?: FlagsRead;
+  /**
+   * The write's last statements, not yet sent, whose results nobody reads: they go together (one
+   * statement on PostgreSQL), with the change record when `known` spares the effect read.
+   */
+  lastWrites?: readonly Knex.QueryBuilder[];
 }
 
 /** A creation, whose `after` is the value returned. */

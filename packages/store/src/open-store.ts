@@ -79,6 +79,8 @@ export interface SqlStore {
    * once its listeners settle (at most `commitWaitMs`). Returns the unsubscribe.
    */
   onCommit(listener: CommitListener): () => void;
+  /** Hears the SQL of every statement sent to the database (BEGIN and COMMIT included), as it is sent; returns the unsubscribe. */
+  onStatement(listener: (sql: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -136,6 +138,11 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     readNamespaceState: (namespaceKey) => tx.readConsistent((trx) => readNamespaceState(trx, namespaceKey)),
     listNamespaceRevisions: () => tx.read((db) => listNamespaceRevisions(db)),
     onCommit: (listener) => listeners.add(listener),
+    onStatement(listener) {
+      const heard = (query: { sql: string }) => listener(query.sql);
+      knex.on('query', heard);
+      return () => void knex.off('query', heard);
+    },
     close: () => knex.destroy(),
   };
 }

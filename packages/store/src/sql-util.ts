@@ -32,3 +32,19 @@ export async function countRows(db: Knex, table: string, where: Record<string, s
   const row = (await db(table).where(where).count({ n: '*' }).first()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);
 }
+
+/** Whether `db` speaks to PostgreSQL itself (not CockroachDB), where each statement is a network round trip worth folding. */
+export const isPostgres = (db: Knex): boolean => (db.client as { config: Knex.Config }).config.client === 'pg';
+
+/**
+ * Sends writes whose results nobody reads: on PostgreSQL as one statement (each a data-modifying
+ * `WITH` part; all see the same snapshot, so none may depend on another's rows), elsewhere in turn.
+ */
+export async function sendTogether(db: Knex, statements: readonly Knex.QueryBuilder[]): Promise<void> {
+  if (statements.length > 1 && isPostgres(db)) {
+    const parts = statements.map((s) => s.toSQL());
+    await db.raw(`with ${parts.map((p, i) => `w${i} as (${p.sql})`).join(', ')} select 1`, parts.flatMap((p) => p.bindings));
+    return;
+  }
+  for (const statement of statements) await statement;
+}

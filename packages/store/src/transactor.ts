@@ -1,12 +1,15 @@
 import type { Knex } from 'knex';
 import { type Actor, type AppError, type ChangeRecord, type ChangeRequestRef, invalid, type TraceSpan, traced } from '@ensign/core';
 import { adaptDbError, isRetryableDbError } from './adapt-db-error.js';
-import { insertChangeRecord } from './audit-log.js';
+import { changeRecordInsert, insertChangeRecord } from './audit-log.js';
 import type { DbErrorHints } from './adapt-db-error.js';
 import { toRecord, type ChangeDraft, type Outcome } from './change-draft.js';
 import type { CommitListeners } from './commit-listeners.js';
+import type { FlagsRead } from './loaders/flags-state.loader.js';
+import { bumpAndRead, bumpRevision, type FirstRead, readFirst } from './revision-bump.js';
 import { readEffect } from './snapshot-effect.js';
-import type { CommittedChange, Dialect } from './types.js';
+import { sendTogether } from './sql-util.js';
+import type { CommittedChange, Dialect, SnapshotEffect } from './types.js';
 import { checkJoinable, currentBatch, type OpenBatch, readBatchEffect, runInBatch } from './write-batch.js';
 
 /** A write's outcome and the namespace revision it committed at. */
@@ -95,22 +98,29 @@ export class Transactor {
 
   /**
    * A write in an existing namespace. The revision bump runs first, so the namespace row stays
-   * locked for the whole transaction and writes to one namespace apply one at a time.
+   * locked for the whole transaction and writes to one namespace apply one at a time. With
+   * `readFirst`, `work` is handed those flags' state (or, `only: 'flags'`, their rows with their
+   * variants and nothing else) as the bump left it, read with the bump in one statement on PostgreSQL.
    */
   async write<T>(
     namespaceKey: string,
-    work: (trx: Knex.Transaction, at: string) => Promise<Outcome<T>>,
-    options: { ifNamespaceMissing: () => AppError; hints?: DbErrorHints },
+    work: (trx: Knex.Transaction, at: string, read: FlagsRead | undefined) => Promise<Outcome<T>>,
+    options: { ifNamespaceMissing: () => AppError; hints?: DbErrorHints; readFirst?: FirstRead },
   ): Promise<T> {
     const batch = currentBatch();
     if (batch !== undefined) {
       checkJoinable(batch, namespaceKey, undefined);
+      let read: FlagsRead | undefined;
       if (batch.revision === undefined) {
-        batch.revision = await bumpRevision(batch.trx, namespaceKey, batch.at);
-        if (batch.revision === undefined) throw options.ifNamespaceMissing();
+        const bumped = await bumpAndRead(batch.trx, namespaceKey, batch.at, options.readFirst);
+        if (bumped === undefined) throw options.ifNamespaceMissing();
+        ({ revision: batch.revision, read } = bumped);
+      } else if (options.readFirst !== undefined) {
+        read = await readFirst(batch.trx, namespaceKey, options.readFirst);
       }
       try {
-        const { value, change } = await work(batch.trx, batch.at);
+        const { value, change, lastWrites } = await work(batch.trx, batch.at, read);
+        await sendTogether(batch.trx, lastWrites ?? []);
         batch.changes.push(change);
         return value;
       } catch (err) {
@@ -120,9 +130,9 @@ export class Transactor {
       }
     }
     return this.transact(async (trx, at) => {
-      const revision = await bumpRevision(trx, namespaceKey, at);
-      if (revision === undefined) throw options.ifNamespaceMissing();
-      return { ...(await work(trx, at)), namespaceKey, revision };
+      const bumped = await bumpAndRead(trx, namespaceKey, at, options.readFirst);
+      if (bumped === undefined) throw options.ifNamespaceMissing();
+      return { ...(await work(trx, at, bumped.read)), namespaceKey, revision: bumped.revision };
     }, options.hints);
   }
 
@@ -253,9 +263,17 @@ export class Transactor {
       () =>
         this.knex.transaction(async (trx): Promise<{ value: T; change: Omit<CommittedChange, 'durationMs'> }> => {
           const written = await work(trx, at);
-          const effect = await readEffect(trx, written.namespaceKey, written.change.touched);
           const record = toRecord(written.change, written.namespaceKey, written.revision, at, actor);
-          await insertChangeRecord(trx, record);
+          const { known, lastWrites = [], change } = written;
+          // The change record goes with the write's last statements, or with the effect read.
+          const effectKnown: SnapshotEffect | undefined =
+            known !== undefined ? { kind: 'flags', ...known } : change.touched.kind === 'flags' || change.touched.kind === 'segment' ? undefined : { kind: change.touched.kind };
+          if (effectKnown !== undefined) {
+            await sendTogether(trx, [...lastWrites, changeRecordInsert(trx, record)]);
+            return { value: written.value, change: { record, effect: effectKnown } };
+          }
+          await sendTogether(trx, lastWrites);
+          const effect = await readEffect(trx, written.namespaceKey, written.change.touched, [changeRecordInsert(trx, record)]);
           return { value: written.value, change: { record, effect } };
         }),
       hints,
@@ -283,16 +301,6 @@ export class Transactor {
       }
     }
   }
-}
-
-/** `revision + 1` on the namespace row; undefined when there is no such namespace. */
-export async function bumpRevision(trx: Knex.Transaction, key: string, at: string): Promise<number | undefined> {
-  const updated = await trx('namespaces')
-    .where({ key })
-    .update({ revision: trx.raw('?? + 1', ['revision']), state_modified_at: at });
-  if (updated === 0) return undefined;
-  const row = (await trx('namespaces').where({ key }).first('revision')) as { revision: number | string } | undefined;
-  return row === undefined ? undefined : Number(row.revision);
 }
 
 /** A short, jittered pause so two raced transactions do not collide again in lockstep. */

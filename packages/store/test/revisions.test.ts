@@ -110,6 +110,27 @@ for (const dialect of TEST_DIALECTS) {
     t.is((await store.flags.list(ns, { limit: 0, offset: 0 })).totalCount, keys.length);
   });
 
+  test(`${dialect}: concurrent updates of one flag each start from the one committed before it`, async (t) => {
+    const { store } = h();
+    const ns = await h().namespace();
+    const flag = await flagWithVariants(store, ns, 'f', ['a', 'b']);
+    const ids = flag.variants.map((v) => v.id);
+    const updates = Array.from({ length: 8 }, (_, i) =>
+      store.flags.update({ namespaceKey: ns, key: 'f', name: `f${i}`, description: `${i}`, enabled: i % 2 === 0, defaultVariantId: ids[i % 2]!, metadata: { i } }),
+    );
+    await Promise.all(updates);
+    const changes = changesOf(h(), ns).filter((c) => c.record.resource === 'flag' && c.record.action === 'updated');
+    t.is(changes.length, updates.length);
+    const byRevision = [...changes].sort((a, b) => a.record.revision - b.record.revision);
+    let previous: unknown = flag;
+    for (const { record, effect } of byRevision) {
+      t.deepEqual(record.before, previous, `revision ${record.revision} starts from the one before`);
+      t.deepEqual(effect.kind === 'flags' ? effect.state.flags : undefined, [record.after], `revision ${record.revision} effect`);
+      previous = record.after;
+    }
+    t.deepEqual(await store.flags.get(ns, 'f'), previous);
+  });
+
   test(`${dialect}: listeners run after the commit, and their failure does not fail the write`, async (t) => {
     const db = await createTestDatabase(dialect);
     const seen: Array<{ change: CommittedChange; stored: number }> = [];

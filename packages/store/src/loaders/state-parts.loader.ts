@@ -27,7 +27,7 @@ const BY_CREATION = [{ column: 'created_at' }, { column: 'key' }];
 const BY_FLAG_THEN_RANK = [{ column: 'flag_key' }, { column: 'rank' }, { column: 'created_at' }, { column: 'id' }];
 
 /** Segment keys of each rule or rollout, in request order. */
-function keysByOwner<R>(rows: R[], ownerOf: (row: R) => string, keyOf: (row: R) => string): Map<string, string[]> {
+function keysByOwner<R>(rows: readonly R[], ownerOf: (row: R) => string, keyOf: (row: R) => string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const [owner, group] of groupBy(rows, ownerOf)) out.set(owner, group.map(keyOf));
   return out;
@@ -41,6 +41,11 @@ export async function readStateFlags(db: Knex, ns: string, flagKeys: KeyScope): 
   const variantRows = await inScope(flagKeys, (keys) =>
     VariantModel.query(db).where('namespace_key', ns).modify(whereInKeys('flag_key', keys)).orderBy(BY_CREATION),
   );
+  return assembleFlags(rows, variantRows);
+}
+
+/** Flag rows (by creation) with their variant rows (by creation), as the state reports them. */
+export function assembleFlags(rows: readonly FlagModel[], variantRows: readonly VariantModel[]): Flag[] {
   const variantsByFlag = groupBy(variantRows, (v) => v.flag_key);
   return rows.map((row) => toFlag(row, (variantsByFlag.get(row.key) ?? []).map(toVariant), 'get'));
 }
@@ -56,6 +61,11 @@ export async function readStateSegments(db: Knex, ns: string, segmentKeys: KeySc
       .modify(whereInKeys('segment_key', keys))
       .orderBy([{ column: 'created_at' }, { column: 'id' }]),
   );
+  return assembleSegments(rows, constraintRows);
+}
+
+/** Segment rows (by creation) with their constraint rows (by creation), as the state reports them. */
+export function assembleSegments(rows: readonly SegmentModel[], constraintRows: readonly ConstraintModel[]): Segment[] {
   const constraintsBySegment = groupBy(constraintRows, (c) => c.segment_key);
   return rows.map((row) => toSegment(row, (constraintsBySegment.get(row.key) ?? []).map(toConstraint)));
 }
@@ -93,6 +103,15 @@ export async function readStateRules(db: Knex, ns: string, flagKeys: KeyScope): 
       .modify(ofOwner('rules', 'distributions.rule_id', ns, keys))
       .orderBy([{ column: 'distributions.created_at' }, { column: 'distributions.id' }]),
   );
+  return assembleRules(rows, segmentRows, distributionRows);
+}
+
+/** Rule rows (by flag then rank) with their segment rows (by position) and distribution rows (by creation). */
+export function assembleRules(
+  rows: readonly RuleModel[],
+  segmentRows: readonly RuleSegmentModel[],
+  distributionRows: readonly DistributionModel[],
+): NamespaceStateRule[] {
   const segmentKeys = keysByOwner(segmentRows, (s) => s.rule_id, (s) => s.segment_key);
   const distributions = groupBy(distributionRows, (d) => d.rule_id);
   return rows.map((row) => {
@@ -123,6 +142,16 @@ export async function readStateRollouts(db: Knex, ns: string, flagKeys: KeyScope
       .modify(ofOwner('rollouts', 'rollout_segment_references.rollout_id', ns, keys))
       .orderBy([{ column: 'rollout_segment_references.rollout_id' }, { column: 'rollout_segment_references.position' }]),
   );
+  return assembleRollouts(rows, thresholds, segments, references);
+}
+
+/** Rollout rows (by flag then rank) with their threshold, segment rule and segment reference rows (by position). */
+export function assembleRollouts(
+  rows: readonly RolloutModel[],
+  thresholds: readonly RolloutThresholdModel[],
+  segments: readonly RolloutSegmentModel[],
+  references: readonly RolloutSegmentReferenceModel[],
+): NamespaceStateRollout[] {
   const thresholdById = new Map(thresholds.map((t) => [t.rollout_id, t]));
   const segmentById = new Map(segments.map((s) => [s.rollout_id, s]));
   const segmentKeys = keysByOwner(references, (r) => r.rollout_id, (r) => r.segment_key);
@@ -141,6 +170,17 @@ export async function readStateSchedules(db: Knex, ns: string, flagKeys: KeyScop
       .where({ namespace_key: ns, kind: 'schedule', status: 'pending' })
       .modify(whereInKeys('flag_key', keys))
       .orderBy([{ column: 'at' }, { column: 'created_at' }, { column: 'id' }]),
-  )) as Array<{ flag_key: string; at: string; enabled: boolean | number }>;
-  return rows.map((r) => ({ flagKey: r.flag_key, at: r.at, enabled: !!r.enabled }));
+  )) as ScheduleRow[];
+  return assembleSchedules(rows);
 }
+
+/** A pending schedule's row. */
+export interface ScheduleRow {
+  flag_key: string;
+  at: string;
+  enabled: boolean | number;
+}
+
+/** Schedule rows (by time) as the state reports them. */
+export const assembleSchedules = (rows: readonly ScheduleRow[]): PendingSchedule[] =>
+  rows.map((r) => ({ flagKey: r.flag_key, at: r.at, enabled: !!r.enabled }));

@@ -3,9 +3,8 @@ import type { CreateFlag, Flag, Page, PageRequest, Prerequisite, UpdateFlag } fr
 import { invalid, invalidField, notFound } from '@ensign/core';
 import { created, deleted, updated } from '../change-draft.js';
 import { flagSubject } from '../change-subjects.js';
-import { loadFlag, withVariants } from '../loaders/flag.loader.js';
+import { loadFlag, toFlag, withVariants } from '../loaders/flag.loader.js';
 import { FlagModel } from '../models/flag.model.js';
-import { VariantModel } from '../models/variant.model.js';
 import { applyWindow, fetchPage } from '../paging.js';
 import { checkNotRequired, checkPrerequisitesStored } from '../prerequisite-graph.js';
 import { countRows, nsOf } from '../sql-util.js';
@@ -27,20 +26,22 @@ async function mustLoad(db: Knex, ns: string, key: string): Promise<Flag> {
   return flag;
 }
 
-/** The id of the default variant an update names, by id or by key (Ensign's extension); null when it names none. */
-async function defaultVariantOf(trx: Knex.Transaction, ns: string, req: UpdateFlag): Promise<string | null> {
-  const ofFlag = { namespace_key: ns, flag_key: req.key };
+/** The id of the default variant an update names, by id or by key (Ensign's extension), among the flag's variants; null when it names none. */
+function defaultVariantOf(flag: Flag, ns: string, req: UpdateFlag): string | null {
   if (req.defaultVariantKey !== undefined && req.defaultVariantKey !== '') {
-    const row = await VariantModel.query(trx).findOne({ ...ofFlag, key: req.defaultVariantKey });
-    if (row === undefined) throw invalidField('defaultVariantKey', `flag "${ns}/${req.key}" has no variant "${req.defaultVariantKey}"`);
-    return row.id;
+    const variant = flag.variants.find((v) => v.key === req.defaultVariantKey);
+    if (variant === undefined) throw invalidField('defaultVariantKey', `flag "${ns}/${req.key}" has no variant "${req.defaultVariantKey}"`);
+    return variant.id;
   }
   if (req.defaultVariantId === '') return null;
-  if ((await VariantModel.query(trx).findOne({ ...ofFlag, id: req.defaultVariantId })) === undefined) {
+  if (!flag.variants.some((v) => v.id === req.defaultVariantId)) {
     throw invalid(`variant "${req.defaultVariantId}" not found for flag "${ns}/${req.key}"`);
   }
   return req.defaultVariantId;
 }
+
+/** The stored form of a column a flag carries parsed (metadata, prerequisites): NULL when absent. */
+const storedJson = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 
 /** Flags with their variants; deleting one cascades to everything under it. */
 export class KnexFlagRepository {
@@ -67,13 +68,14 @@ export class KnexFlagRepository {
     return this.tx.read((db) => mustLoad(db, nsOf(namespaceKey), key));
   }
 
+  /** A new flag has no rules, rollouts or schedules (theirs went with any flag of its key before), so its state is known. */
   create(req: CreateFlag): Promise<Flag> {
     const ns = nsOf(req.namespaceKey);
     return this.tx.write(
       ns,
       async (trx, at) => {
         await checkPrerequisitesStored(trx, ns, req.key, req.prerequisites ?? []);
-        await FlagModel.query(trx).insert({
+        const row = {
           namespace_key: ns,
           key: req.key,
           name: req.name,
@@ -85,8 +87,13 @@ export class KnexFlagRepository {
           prerequisites: prerequisitesColumn(req.prerequisites ?? []),
           created_at: at,
           updated_at: at,
-        });
-        return created(flagSubject(req.key), await mustLoad(trx, ns, req.key));
+        };
+        const flag = toFlag(row as FlagModel, [], 'get');
+        return {
+          ...created(flagSubject(req.key), flag),
+          known: { state: { flags: [flag], rules: [], rollouts: [], segments: [], schedules: [] }, removed: [] },
+          lastWrites: [trx('flags').insert(row)],
+        };
       },
       {
         ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`),
@@ -95,28 +102,44 @@ export class KnexFlagRepository {
     );
   }
 
+  /**
+   * Reads the flag's state with the revision bump and writes its row with the change record, so on
+   * PostgreSQL an update is four round trips: its variants are known, and so is the row it leaves.
+   */
   update(req: UpdateFlag): Promise<Flag> {
     const ns = nsOf(req.namespaceKey);
     return this.tx.write(
       ns,
-      async (trx, at) => {
-        const before = await mustLoad(trx, ns, req.key);
+      async (trx, at, read) => {
+        const before = read?.state.flags[0];
+        if (read === undefined || before === undefined) throw flagNotFound(ns, req.key);
         if (req.prerequisites !== undefined) await checkPrerequisitesStored(trx, ns, req.key, req.prerequisites);
-        const defaultVariantId = await defaultVariantOf(trx, ns, req);
-        await FlagModel.query(trx)
-          .findById([ns, req.key])
-          .patch({
-            name: req.name,
-            description: req.description,
-            enabled: req.enabled,
-            default_variant_id: defaultVariantId,
-            ...(req.metadata === undefined ? {} : { metadata: metadataColumn(req.metadata) }),
-            ...(req.prerequisites === undefined ? {} : { prerequisites: prerequisitesColumn(req.prerequisites) }),
-            updated_at: at,
-          });
-        return updated(flagSubject(req.key), before, await mustLoad(trx, ns, req.key));
+        const patch = {
+          name: req.name,
+          description: req.description,
+          enabled: req.enabled,
+          default_variant_id: defaultVariantOf(before, ns, req),
+          ...(req.metadata === undefined ? {} : { metadata: metadataColumn(req.metadata) }),
+          ...(req.prerequisites === undefined ? {} : { prerequisites: prerequisitesColumn(req.prerequisites) }),
+          updated_at: at,
+        };
+        const row = {
+          namespace_key: ns,
+          key: req.key,
+          type: before.type,
+          metadata: storedJson(before.metadata),
+          prerequisites: storedJson(before.prerequisites),
+          created_at: before.createdAt,
+          ...patch,
+        } as FlagModel;
+        const after = toFlag(row, before.variants, 'get');
+        return {
+          ...updated(flagSubject(req.key), before, after),
+          known: { state: { ...read.state, flags: [after] }, removed: [] },
+          lastWrites: [trx('flags').where({ namespace_key: ns, key: req.key }).update(patch)],
+        };
       },
-      { ifNamespaceMissing: () => flagNotFound(ns, req.key) },
+      { ifNamespaceMissing: () => flagNotFound(ns, req.key), readFirst: { keys: [req.key] } },
     );
   }
 

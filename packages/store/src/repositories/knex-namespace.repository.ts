@@ -5,7 +5,7 @@ import { applyWindow, fetchPage } from '../paging.js';
 import { created, deleted, updated } from '../change-draft.js';
 import { namespaceSubject } from '../change-subjects.js';
 import { CREATES_NAMESPACE, DELETES_NAMESPACE, TOUCHES_NOTHING } from '../snapshot-effect.js';
-import { bumpRevision } from '../transactor.js';
+import { bumpRevision } from '../revision-bump.js';
 import type { Transactor } from '../transactor.js';
 import { countRows } from '../sql-util.js';
 import { leaveTombstone, takeTombstone } from '../namespace-tombstones.js';

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { CreateRule, OrderItems, Page, PageRequest, Rule, SegmentOperator, UpdateRule } from '@ensign/core';
+import type { CreateRule, Flag, OrderItems, Page, PageRequest, Rule, SegmentOperator, UpdateRule } from '@ensign/core';
 import { checkWindow, invalid, invalidField, mergeWindow, notFound } from '@ensign/core';
 import { created, updated } from '../change-draft.js';
-import { replacePartSteps } from '../flag-steps.js';
+import { partStepRows, replacePartSteps } from '../flag-steps.js';
 import { windowColumns } from '../loaders/window.js';
 import { flagPartSubject } from '../change-subjects.js';
-import { loadRule, withRuleParts } from '../loaders/rule.loader.js';
-import { DistributionModel } from '../models/distribution.model.js';
+import { loadRule, toRule, withRuleParts } from '../loaders/rule.loader.js';
+import { type DistributionModel, toDistribution } from '../models/distribution.model.js';
 import { FlagModel } from '../models/flag.model.js';
 import { RuleSegmentModel } from '../models/rule-segment.model.js';
 import { RuleModel } from '../models/rule.model.js';
-import { VariantModel } from '../models/variant.model.js';
 import { applyWindow, fetchPage } from '../paging.js';
 import { BY_RANK, deleteRanked, orderOnFlag, RULES } from '../ranking.js';
 import { firstMissingSegment, requestedSegmentKeys } from '../segment-keys.js';
@@ -32,9 +31,10 @@ async function checkReferences(
   ns: string,
   flagKey: string,
   input: { segmentKey: string; segmentKeys: string[] },
+  flagOf: () => PromiseLike<{ type: string } | undefined> = () => FlagModel.query(trx).findById([ns, flagKey]),
 ): Promise<string[]> {
   const keys = requestedSegmentKeys(input);
-  const flag = await FlagModel.query(trx).findById([ns, flagKey]);
+  const flag = await flagOf();
   const missing = await firstMissingSegment(trx, ns, keys);
   if (flag === undefined || missing !== undefined) {
     throw notFound(`flag "${ns}/${flagKey}" or segment "${ns}/${missing ?? keys[0] ?? ''}" not found`);
@@ -59,28 +59,25 @@ export interface RuleDistributionInput {
 export type CreateRuleWithDistributions = CreateRule & { distributions?: readonly RuleDistributionInput[] | undefined };
 
 /**
- * The rule's distributions, their variants found by key among the flag's. Each is stamped one
- * millisecond after the one before it: distributions are read by creation, and their order sets
- * the buckets they take.
+ * The rows of the rule's distributions, their variants found by key among the flag's. Each is
+ * stamped one millisecond after the one before it: distributions are read by creation, and their
+ * order sets the buckets they take.
  */
-async function insertDistributions(
-  trx: Knex.Transaction,
+function distributionRows(
   ns: string,
-  flagKey: string,
+  flag: Pick<Flag, 'key' | 'variants'>,
   ruleId: string,
   distributions: readonly RuleDistributionInput[],
   at: string,
-): Promise<void> {
-  const variants = (await VariantModel.query(trx).where({ namespace_key: ns, flag_key: flagKey }).select('id', 'key')) as Array<{ id: string; key: string }>;
-  const idOf = new Map(variants.map((v) => [v.key, v.id]));
+): Array<{ id: string; rule_id: string; variant_id: string; rollout: number; created_at: string; updated_at: string }> {
+  const idOf = new Map(flag.variants.map((v) => [v.key, v.id]));
   const base = Date.parse(at);
-  const rows = distributions.map((d, i) => {
+  return distributions.map((d, i) => {
     const variantId = idOf.get(d.variantKey);
-    if (variantId === undefined) throw invalidField(`distributions[${i}].variantKey`, `flag "${ns}/${flagKey}" has no variant "${d.variantKey}"`);
+    if (variantId === undefined) throw invalidField(`distributions[${i}].variantKey`, `flag "${ns}/${flag.key}" has no variant "${d.variantKey}"`);
     const stamp = new Date(base + i).toISOString();
     return { id: randomUUID(), rule_id: ruleId, variant_id: variantId, rollout: d.rollout, created_at: stamp, updated_at: stamp };
   });
-  for (const row of rows) await DistributionModel.query(trx).insert(row);
 }
 
 /** With a single segment the operator is meaningless; Flipt stores OR. */
@@ -113,16 +110,20 @@ export class KnexRuleRepository {
     return this.tx.read((db) => mustLoad(db, nsOf(namespaceKey), flagKey, id));
   }
 
-  /** The rule and its distributions, if any, in one write: one change record, whose `after` carries them. */
+  /**
+   * The rule and its distributions, if any, in one write: one change record, whose `after` carries
+   * them. The flag is read with the revision bump and every row goes in one statement on PostgreSQL.
+   */
   create(req: CreateRuleWithDistributions): Promise<Rule> {
     const ns = nsOf(req.namespaceKey);
     return this.tx.write(
       ns,
-      async (trx, at) => {
-        const keys = await checkReferences(trx, ns, req.flagKey, req);
+      async (trx, at, read) => {
+        const flag = read?.state.flags[0];
+        const keys = await checkReferences(trx, ns, req.flagKey, req, () => Promise.resolve(flag));
         const window = mergeWindow({}, req);
         const id = randomUUID();
-        await RuleModel.query(trx).insert({
+        const row = {
           id,
           namespace_key: ns,
           flag_key: req.flagKey,
@@ -131,13 +132,22 @@ export class KnexRuleRepository {
           ...windowColumns(window),
           created_at: at,
           updated_at: at,
-        });
-        await insertSegments(trx, ns, id, keys);
-        await insertDistributions(trx, ns, req.flagKey, id, req.distributions ?? [], at);
-        await replacePartSteps(trx, { namespaceKey: ns, flagKey: req.flagKey, id, noun: 'rule', window, ramp: undefined }, at, this.tx.actor());
-        return created(flagPartSubject('rule', req.flagKey, id), await mustLoad(trx, ns, req.flagKey, id));
+        };
+        const distributions = distributionRows(ns, { key: req.flagKey, variants: flag?.variants ?? [] }, id, req.distributions ?? [], at);
+        // A new rule has no steps to replace, only its window's to add.
+        const steps = partStepRows({ namespaceKey: ns, flagKey: req.flagKey, id, noun: 'rule', window, ramp: undefined }, at, this.tx.actor());
+        const rule = toRule(row as RuleModel, keys, distributions.map((d) => toDistribution(d as DistributionModel)));
+        return {
+          ...created(flagPartSubject('rule', req.flagKey, id), rule),
+          lastWrites: [
+            trx('rules').insert(row),
+            trx('rule_segments').insert(keys.map((segmentKey, position) => ({ rule_id: id, namespace_key: ns, segment_key: segmentKey, position }))),
+            ...(distributions.length === 0 ? [] : [trx('distributions').insert(distributions)]),
+            ...(steps.length === 0 ? [] : [trx('flag_steps').insert(steps)]),
+          ],
+        };
       },
-      { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`) },
+      { ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`), readFirst: { keys: [req.flagKey], only: 'flags' } },
     );
   }
 

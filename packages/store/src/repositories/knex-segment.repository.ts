@@ -3,7 +3,7 @@ import { invalid, notFound } from '@ensign/core';
 import type { Knex } from 'knex';
 import { created, deleted, updated } from '../change-draft.js';
 import { segmentSubject, unusedSegmentSubject } from '../change-subjects.js';
-import { loadSegment, withConstraints } from '../loaders/segment.loader.js';
+import { loadSegment, toSegment, withConstraints } from '../loaders/segment.loader.js';
 import { RolloutSegmentReferenceModel } from '../models/rollout-segment-reference.model.js';
 import { RuleSegmentModel } from '../models/rule-segment.model.js';
 import { SegmentModel } from '../models/segment.model.js';
@@ -58,7 +58,7 @@ export class KnexSegmentRepository {
     return this.tx.write(
       ns,
       async (trx, at) => {
-        await SegmentModel.query(trx).insert({
+        const row = {
           namespace_key: ns,
           key: req.key,
           name: req.name,
@@ -66,8 +66,9 @@ export class KnexSegmentRepository {
           match_type: req.matchType,
           created_at: at,
           updated_at: at,
-        });
-        return created(unusedSegmentSubject(req.key), await mustLoad(trx, ns, req.key));
+        };
+        // A new segment has no constraints yet, and no rule or rollout uses it.
+        return { ...created(unusedSegmentSubject(req.key), toSegment(row as SegmentModel, [])), lastWrites: [trx('segments').insert(row)] };
       },
       {
         ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`),

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateVariant, UpdateVariant, Variant } from '@ensign/core';
+import type { CreateVariant, Flag, UpdateVariant, Variant } from '@ensign/core';
 import { invalid, notFound } from '@ensign/core';
 import { created, deleted, updated } from '../change-draft.js';
 import { flagPartSubject } from '../change-subjects.js';
-import { FlagModel } from '../models/flag.model.js';
+import type { FlagsRead } from '../loaders/flags-state.loader.js';
 import { toVariant, VariantModel } from '../models/variant.model.js';
 import { checkVariantNotRequired } from '../prerequisite-graph.js';
 import { nsOf } from '../sql-util.js';
@@ -16,7 +16,13 @@ const notUnique = (ns: string, flagKey: string, key: string) => () =>
 // (internal/storage/sql/common/flag.go, UpdateVariant).
 const variantNotFound = (key: string) => notFound(`variant "${key}" not found`);
 
-/** Variants of a flag; read through the flag. */
+/** The flag's state with the flag (its variants) replaced. */
+const withFlag = (read: FlagsRead, flag: Flag): FlagsRead => ({ ...read, state: { ...read.state, flags: [flag] } });
+
+/**
+ * Variants of a flag; read through the flag. A write reads the flag's state with its revision bump
+ * and, mostly, knows the state it leaves, so on PostgreSQL it is four round trips.
+ */
 export class KnexVariantRepository {
   constructor(private readonly tx: Transactor) {}
 
@@ -24,10 +30,9 @@ export class KnexVariantRepository {
     const ns = nsOf(req.namespaceKey);
     return this.tx.write(
       ns,
-      async (trx, at) => {
-        if ((await FlagModel.query(trx).findById([ns, req.flagKey])) === undefined) {
-          throw notFound(`flag "${ns}/${req.flagKey}" not found`);
-        }
+      async (trx, at, read) => {
+        const flag = read?.state.flags[0];
+        if (read === undefined || flag === undefined) throw notFound(`flag "${ns}/${req.flagKey}" not found`);
         const row = {
           id: randomUUID(),
           namespace_key: ns,
@@ -39,12 +44,19 @@ export class KnexVariantRepository {
           created_at: at,
           updated_at: at,
         };
-        await VariantModel.query(trx).insert(row);
-        return created(flagPartSubject('variant', req.flagKey, row.id), toVariant(row as VariantModel));
+        const variant = toVariant(row as VariantModel);
+        // Variants are read by creation: the new one is last unless another was stamped as late (another clock).
+        const last = flag.variants.every((v) => v.createdAt < at);
+        return {
+          ...created(flagPartSubject('variant', req.flagKey, row.id), variant),
+          ...(last ? { known: withFlag(read, { ...flag, variants: [...flag.variants, variant] }) } : {}),
+          lastWrites: [trx('variants').insert(row)],
+        };
       },
       {
         ifNamespaceMissing: () => notFound(`namespace "${ns}" not found`),
         hints: { notUnique: notUnique(ns, req.flagKey, req.key) },
+        readFirst: { keys: [req.flagKey] },
       },
     );
   }
@@ -53,18 +65,34 @@ export class KnexVariantRepository {
     const ns = nsOf(req.namespaceKey);
     return this.tx.write(
       ns,
-      async (trx, at) => {
-        const where = { id: req.id, namespace_key: ns, flag_key: req.flagKey };
-        const current = await VariantModel.query(trx).findOne(where);
-        if (current === undefined) throw variantNotFound(req.key);
-        const before = toVariant(current);
-        if (req.key !== current.key) await checkVariantNotRequired(trx, ns, req.flagKey, current.key);
+      async (trx, at, read) => {
+        const flag = read?.state.flags[0];
+        const before = flag?.variants.find((v) => v.id === req.id);
+        if (read === undefined || flag === undefined || before === undefined) throw variantNotFound(req.key);
+        if (req.key !== before.key) await checkVariantNotRequired(trx, ns, req.flagKey, before.key);
         const { key, name, description, attachment } = req;
         const patch = { key, name, description, attachment, updated_at: at };
-        await VariantModel.query(trx).where(where).patch(patch);
-        return updated(flagPartSubject('variant', req.flagKey, req.id), before, toVariant(Object.assign(current, patch)));
+        const after: Variant = { ...before, key, name, description, attachment: attachment ?? '', updatedAt: at };
+        // Variants are read by creation then key: a new key may move it.
+        const known =
+          key === before.key
+            ? withFlag(read, {
+                ...flag,
+                variants: flag.variants.map((v) => (v.id === req.id ? after : v)),
+                ...(flag.defaultVariant?.id === req.id ? { defaultVariant: after } : {}),
+              })
+            : undefined;
+        return {
+          ...updated(flagPartSubject('variant', req.flagKey, req.id), before, after),
+          ...(known === undefined ? {} : { known }),
+          lastWrites: [trx('variants').where({ id: req.id, namespace_key: ns, flag_key: req.flagKey }).update(patch)],
+        };
       },
-      { ifNamespaceMissing: () => variantNotFound(req.key), hints: { notUnique: notUnique(ns, req.flagKey, req.key) } },
+      {
+        ifNamespaceMissing: () => variantNotFound(req.key),
+        hints: { notUnique: notUnique(ns, req.flagKey, req.key) },
+        readFirst: { keys: [req.flagKey] },
+      },
     );
   }
 
