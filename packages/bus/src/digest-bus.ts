@@ -8,8 +8,8 @@ import type { KV, KvEntry } from 'nats';
 import type { BusLogger } from './bus-logger.js';
 import { decodeDigests, encodeDigests, loadedAtOf, type PublishedDigest, type PublishedDigests } from './digest-codec.js';
 import { AUTH_DIGESTS_KEY } from './keys.js';
-import { followKv, type KvFollow, retryOnConflict } from './kv-follow.js';
-import { type BusStatus, HealingConnection, openedOnce } from './nats-connection.js';
+import { followKv, type KvFollow, retryWrite } from './kv-follow.js';
+import { type BusStatus, HealingConnection, JETSTREAM_TIMEOUT_MS, openedOnce } from './nats-connection.js';
 
 export interface DigestBusOptions {
   url: string;
@@ -44,12 +44,12 @@ export function openDigestBus(options: DigestBusOptions): DigestBus {
   const retryWait = options.reconnectTimeWaitMs ?? 250;
   const connection = new HealingConnection({ url: options.url, name: options.name, reconnectTimeWaitMs: retryWait, logger });
   const watches = new Set<KvFollow>();
-  const kv = openedOnce(async (): Promise<KV> => (await connection.ready).jetstream().views.kv(bucket, { history: 1 }));
+  const kv = openedOnce(async (): Promise<KV> => (await connection.ready).jetstream({ timeout: JETSTREAM_TIMEOUT_MS }).views.kv(bucket, { history: 1 }));
 
   async function publishDigests(digests: PublishedDigests, loadedAtMs: number): Promise<void> {
     const store = await kv();
     const value = await encodeDigests(digests, loadedAtMs);
-    await retryOnConflict('publishing the token digests', async () => {
+    await retryWrite('publishing the token digests', async () => {
       const current = await store.get(AUTH_DIGESTS_KEY);
       if (current?.operation === 'PUT' && ((await loadedAtOf(current.value)) ?? -1) > loadedAtMs) return;
       await store.put(AUTH_DIGESTS_KEY, value, { previousSeq: current?.revision ?? 0 });
@@ -80,7 +80,7 @@ export function openDigestBus(options: DigestBusOptions): DigestBus {
       logger,
       retryWaitMs: retryWait,
       registry: watches,
-      onReconnect: (reconnected) => connection.onReconnect(reconnected),
+      onConsumerLost: (lost) => connection.onConsumersAtRisk(lost),
     });
   }
 

@@ -18,11 +18,12 @@ export interface KvFollowOptions {
   /** The follows of one bus, so closing it stops them all; a follow leaves it when stopped. */
   registry: Set<KvFollow>;
   /**
-   * Calls its argument each time the connection is back after a loss; returns how to stop. The
-   * watch's consumer may not have outlived the outage (a restarted server forgets it, an idle one
-   * drops it after a few seconds), and its own heartbeat check would take 10-15 s to notice.
+   * Calls its argument whenever the watch's consumer may be gone (the connection is back after a
+   * loss, a server left the cluster); returns how to stop. A restarted server forgets the consumer,
+   * an idle one drops it after a few seconds, a dead one takes it along, and the watch's own
+   * heartbeat check would take 10-15 s to notice.
    */
-  onReconnect?: (reconnected: () => void) => () => void;
+  onConsumerLost?: (lost: () => void) => () => void;
 }
 
 export interface KvFollow {
@@ -41,8 +42,8 @@ export function followKv(options: KvFollowOptions): KvFollow {
   let synced = false;
   /** Stream sequence of the last entry delivered; 0 before the first. */
   let lastSeq = 0;
-  /** Counts reconnections, so a watch opened across one is replaced at once. */
-  let reconnects = 0;
+  /** Counts the times the consumer may have been lost, so a watch opened across one is replaced at once. */
+  let losses = 0;
   let stopCurrent: (() => void) | undefined;
   const markSynced = (): void => {
     if (synced || stopped) return;
@@ -52,7 +53,7 @@ export function followKv(options: KvFollowOptions): KvFollow {
 
   /** One watch; resolves when its iterator ends. */
   async function runOnce(): Promise<void> {
-    const epoch = reconnects;
+    const epoch = losses;
     const kv = await options.open();
     let returned = false;
     let initializedEarly = false;
@@ -67,33 +68,33 @@ export function followKv(options: KvFollowOptions): KvFollow {
     });
     returned = true;
     stopCurrent = () => iter.stop();
-    if (stopped || reconnects !== epoch) iter.stop();
+    if (stopped || losses !== epoch) iter.stop();
     const target = initializedEarly ? iter.getReceived() : Infinity;
     let processed = 0;
     if (processed >= target) markSynced();
     for await (const entry of iter) {
-      if (stopped || reconnects !== epoch) break;
+      if (stopped || losses !== epoch) break;
       await options.deliver(entry);
       lastSeq = entry.revision;
       if (++processed >= target) markSynced();
     }
   }
 
-  const stopListening = options.onReconnect?.(() => {
-    reconnects++;
+  const stopListening = options.onConsumerLost?.(() => {
+    losses++;
     stopCurrent?.();
   });
 
   const loop = (async () => {
     while (!stopped) {
-      const epoch = reconnects;
+      const epoch = losses;
       try {
         await runOnce();
-        if (stopped || reconnects !== epoch) continue;
+        if (stopped || losses !== epoch) continue;
         logger?.warn({ bucket }, `${what} ended, restarting`);
       } catch (err) {
         if (stopped) return;
-        if (reconnects !== epoch) continue;
+        if (losses !== epoch) continue;
         logger?.warn({ err, bucket }, `${what} failed, retrying`);
       }
       if (!stopped) await new Promise((resolve) => setTimeout(resolve, options.retryWaitMs));
@@ -119,17 +120,38 @@ const WRONG_LAST_SEQUENCE = 10071;
 /** Whether a compare-and-set put lost to a concurrent writer. */
 const isConflict = (err: unknown): boolean => (err as { api_error?: { err_code?: number } }).api_error?.err_code === WRONG_LAST_SEQUENCE;
 
+/**
+ * Whether JetStream could not answer for now: no server answered (the stream's leader died and its
+ * replicas are electing another, which takes nats-server 4-9 s), the request timed out, or the
+ * server said it is temporarily unavailable.
+ */
+const isUnavailable = (err: unknown): boolean => {
+  const e = err as { code?: string; api_error?: { code?: number } };
+  return e.code === '503' || e.code === 'TIMEOUT' || e.api_error?.code === 503;
+};
+
 /** Compare-and-set attempts before a publish gives up to concurrent writers. */
 const MAX_CAS_ATTEMPTS = 10;
 
-/** Runs `attempt` (a read, then a compare-and-set write) again whenever it loses the race to another writer. */
-export async function retryOnConflict(what: string, attempt: () => Promise<void>): Promise<void> {
-  for (let i = 0; i < MAX_CAS_ATTEMPTS; i++) {
+/** How long a write waits out JetStream being unavailable: a stream leader's election, and a second one. */
+export const UNAVAILABLE_RETRY_MS = 20_000;
+const UNAVAILABLE_WAIT_MS = 250;
+
+/**
+ * Runs `attempt` (a read, then a compare-and-set write) again whenever it loses the race to another
+ * writer, and while JetStream is unavailable (for at most `unavailableForMs`). Retrying is safe:
+ * the attempt reads the key again and writes only when what it holds is still older.
+ */
+export async function retryWrite(what: string, attempt: () => Promise<void>, unavailableForMs = UNAVAILABLE_RETRY_MS): Promise<void> {
+  const giveUpAt = Date.now() + unavailableForMs;
+  for (let conflicts = 0; conflicts < MAX_CAS_ATTEMPTS; ) {
     try {
       await attempt();
       return;
     } catch (err) {
-      if (!isConflict(err)) throw err;
+      if (isConflict(err)) conflicts++;
+      else if (!isUnavailable(err) || Date.now() >= giveUpAt) throw err;
+      else await new Promise((resolve) => setTimeout(resolve, UNAVAILABLE_WAIT_MS));
     }
   }
   throw new Error(`${what}: too many concurrent writers`);

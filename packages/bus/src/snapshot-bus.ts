@@ -9,13 +9,16 @@ import { type BucketContext, type BucketHandles, heldEnvelope } from './bucket-c
 import { type BucketEntry, entryOf } from './bucket-entry.js';
 import { NAMESPACE_KEYS, parseKvKey } from './keys.js';
 import { followKv, type KvFollow } from './kv-follow.js';
-import { type BusStatus, HealingConnection, openedOnce } from './nats-connection.js';
+import { type BusStatus, HealingConnection, JETSTREAM_TIMEOUT_MS, openedOnce } from './nats-connection.js';
 import { type CurrentSnapshot, currentSnapshot, heldRevisions } from './snapshot-reads.js';
 import { publishDelta, publishHydration, removeNamespace } from './snapshot-writes.js';
+import { raiseReplicas } from './stream-replicas.js';
 
 export interface SnapshotBusOptions {
-  /** NATS server URL, e.g. `nats://127.0.0.1:4222`. */
+  /** NATS server URL, e.g. `nats://127.0.0.1:4222`, or several of one cluster, comma-separated. */
   url: string;
+  /** Copies the cluster keeps of the bucket and the object store (JetStream replicas); 1 unless set. */
+  replicas?: number;
   /** KV bucket holding each namespace's hydration and delta. */
   bucket?: string;
   /** Object Store holding hydrations too large to go inline. */
@@ -64,12 +67,15 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
   const objectStoreName = options.objectStore ?? 'ensign_snapshot_docs';
   const logger = options.logger;
   const retryWait = options.reconnectTimeWaitMs ?? 250;
+  const replicas = options.replicas ?? 1;
   const connection = new HealingConnection({ url: options.url, name: options.name, reconnectTimeWaitMs: retryWait, logger });
   const watches = new Set<KvFollow>();
   const handles = openedOnce(async (): Promise<BucketHandles> => {
-    const js = (await connection.ready).jetstream();
-    const kv = await js.views.kv(bucket, { history: 1 });
-    const os = await js.views.os(objectStoreName);
+    const nc = await connection.ready;
+    const js = nc.jetstream({ timeout: JETSTREAM_TIMEOUT_MS });
+    const kv = await js.views.kv(bucket, { history: 1, replicas });
+    const os = await js.views.os(objectStoreName, { replicas });
+    if (replicas > 1) await raiseReplicas(nc, [`KV_${bucket}`, `OBJ_${objectStoreName}`], replicas, logger);
     return { kv, os };
   });
   const context: BucketContext = { handles, logger, maxInlineBytes: options.maxInlineBytes };
@@ -107,7 +113,7 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
       logger,
       retryWaitMs: retryWait,
       registry: watches,
-      onReconnect: (reconnected) => connection.onReconnect(reconnected),
+      onConsumerLost: (lost) => connection.onConsumersAtRisk(lost),
     });
   }
 

@@ -6,7 +6,7 @@ import type { NamespaceSnapshot, SnapshotDelta } from '@ensign/snapshots';
 import { type BucketContext, dropObject, heldEnvelope, objectOf } from './bucket-context.js';
 import { encodeEnvelope } from './envelope-codec.js';
 import { namespaceKeyToDeltaKey, namespaceKeyToKvKey } from './keys.js';
-import { retryOnConflict } from './kv-follow.js';
+import { retryWrite } from './kv-follow.js';
 
 const inlineOptions = (context: BucketContext) => (context.maxInlineBytes === undefined ? {} : { maxInlineBytes: context.maxInlineBytes });
 
@@ -21,7 +21,7 @@ export async function publishHydration(context: BucketContext, snapshot: Namespa
   if (encoded.object !== undefined) await os.putBlob({ name: encoded.object.name }, encoded.object.data);
   let placed = false;
   try {
-    await retryOnConflict(`publishing the hydration ${snapshot.namespaceKey}@${snapshot.revision}`, async () => {
+    await retryWrite(`publishing the hydration ${snapshot.namespaceKey}@${snapshot.revision}`, async () => {
       const current = await kv.get(key);
       const held = heldEnvelope(context, current, slot);
       if (held !== undefined && held.revision >= snapshot.revision) return;
@@ -46,7 +46,7 @@ export async function publishDelta(context: BucketContext, delta: SnapshotDelta)
   let placed = false;
   // The hydration is not read: a delta under a newer hydration is skipped by every reader, and
   // reading a hydration (up to a whole inline document) would make each write cost the namespace.
-  await retryOnConflict(`publishing the delta ${delta.namespaceKey}@${delta.revision}`, async () => {
+  await retryWrite(`publishing the delta ${delta.namespaceKey}@${delta.revision}`, async () => {
     const current = await kv.get(deltaKey);
     const held = heldEnvelope(context, current, { namespaceKey: delta.namespaceKey, kind: 'delta' });
     if (held !== undefined && held.revision >= delta.revision) return;
@@ -65,7 +65,7 @@ export async function removeNamespace(context: BucketContext, namespaceKey: stri
   const { kv, os } = await context.handles();
   const hydrationKey = namespaceKeyToKvKey(namespaceKey);
   const deltaKey = namespaceKeyToDeltaKey(namespaceKey);
-  await retryOnConflict(`removing ${namespaceKey}@${revision}`, async () => {
+  await retryWrite(`removing ${namespaceKey}@${revision}`, async () => {
     const [hydration, delta] = await Promise.all([kv.get(hydrationKey), kv.get(deltaKey)]);
     const heldHydration = heldEnvelope(context, hydration, { namespaceKey, kind: 'hydration' });
     const heldDelta = heldEnvelope(context, delta, { namespaceKey, kind: 'delta' });

@@ -7,7 +7,7 @@ import type { EnsignConfig } from './config/config.schema.js';
 export function openConfiguredBus(config: EnsignConfig, logger: Logger, name: string): SnapshotBus | undefined {
   const { nats } = config;
   if (nats.url === '') return undefined;
-  return openSnapshotBus({ url: nats.url, bucket: nats.bucket, objectStore: nats.object_store, logger, name });
+  return openSnapshotBus({ url: nats.url, bucket: nats.bucket, objectStore: nats.object_store, replicas: nats.replicas, logger, name });
 }
 
 /** Waits for `work`, but at most `ms`; resolves whether it finished in time. */
