@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createTestDatabase, type EnsignProcess, freePort, jsonClient, type JsonClient, startEnsign, type TestDatabase } from '@ensign/testkit';
+import { openStream } from '@ensign/testkit/stream-client';
 import test from 'ava';
 import { ok, uniqueKey } from '../helpers/api.js';
 import { clientWith } from '../helpers/auth.js';
@@ -102,6 +103,20 @@ test.serial('through the evaluator nginx, evaluations keep answering 200 after o
   t.is(legacyBatch.status, 200, legacyBatch.text);
   t.is(legacyBatch.body.responses[0].value, 'blue');
   t.is((await ev.get(`/internal/v1/evaluation/snapshot/namespace/${ns}`)).status, 200);
+});
+
+test.serial('through the evaluator nginx, a snapshot stream stays open while quiet longer than the read timeout, and carries the next change', async (t) => {
+  const stream = await openStream(`${ev.baseUrl}/client/v2/environments/default/namespaces/${ns}/stream`);
+  t.teardown(() => stream.close());
+  t.is(stream.status, 200);
+  const first = await stream.message(0, 10_000);
+  // Quiet for longer than the evaluation routes' 3 s proxy_read_timeout, which would cut it.
+  t.true(await stream.quietFor(4_000));
+  t.false(stream.destroyed(), 'nginx kept the quiet stream open');
+  ok(await cp.post(`/api/v1/namespaces/${ns}/flags`, { key: 'streamed', name: 'streamed', type: 'BOOLEAN_FLAG_TYPE', enabled: true }), 'create a flag');
+  const next = await stream.message(1, 10_000);
+  t.not(next.digest, first.digest);
+  t.true((next.flags as Array<{ key: string }>).some((f) => f.key === 'streamed'), 'the change arrived on the same stream');
 });
 
 test.serial('the evaluator nginx answers 404 for everything but evaluation', async (t) => {
@@ -360,6 +375,9 @@ test.serial('evaluator nginx: only evaluation routes reach an evaluator', async 
       ['POST', '/ofrep/v1/evaluate/flags', true],
       ['POST', '/ofrep/v1/evaluate/flags/color', true],
       ['GET', '/internal/v1/evaluation/snapshot/namespace/shop', true],
+      ['GET', '/client/v2/environments/default/namespaces/shop/stream', true],
+      ['GET', '/ofrep/v1/_stream/default/shop/events', true],
+      ['GET', '/client/v2/environments/default/namespaces/shop/snapshot', false],
       ['POST', '/api/v1/evaluate', true],
       ['POST', '/api/v1/batch-evaluate', true],
       ['POST', '/api/v1/namespaces/shop/evaluate', true],
