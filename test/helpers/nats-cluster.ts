@@ -105,6 +105,16 @@ export class NatsCluster {
     await this.waitHealthy([name], 30_000);
   }
 
+  /** SIGSTOP: the server hangs with its connections open, as a partitioned node looks to its peers and clients. */
+  pause(name: string): void {
+    this.member(name).child?.kill('SIGSTOP');
+  }
+
+  /** SIGCONT: a paused server goes on where it stopped. */
+  resume(name: string): void {
+    this.member(name).child?.kill('SIGCONT');
+  }
+
   /** Whether every running server reports JetStream current. */
   async allHealthy(): Promise<boolean> {
     const running = this.members.filter((m) => m.child !== undefined);

@@ -33,11 +33,19 @@ export function renderConf(name: string, upstreamPorts: number[], listen: number
   let next = 0;
   let rendered = original
     .replace(/^(\s*upstream\s+\S+\s*\{)([^}]*)\}/gm, (_block, head: string, body: string) => {
-      const servers = body.replace(/^(\s*server\s+)\S+/gm, (_line, start: string) => `${start}127.0.0.1:${upstreamPorts[next++]}`);
+      let last = '';
+      let servers = body.replace(/^(\s*server\s+)\S+(.*)$/gm, (_line, start: string, rest: string) => {
+        last = `${start}%s${rest}`;
+        return `${start}127.0.0.1:${upstreamPorts[next++]}${rest}`;
+      });
+      // More instances than the file lists: each extra one gets the last server line's parameters.
+      const extra = upstreamPorts.slice(next).map((port) => last.replace('%s', `127.0.0.1:${port}`));
+      next += extra.length;
+      if (extra.length > 0) servers = servers.replace(last.replace('%s', `127.0.0.1:${upstreamPorts[next - extra.length - 1]}`), (line) => [line, ...extra].join('\n'));
       return `${head}${servers}}`;
     })
     .replace(/^(\s*listen\s+)[^;]+;/m, (_line, start: string) => `${start}127.0.0.1:${listen};`);
-  if (next !== upstreamPorts.length) throw new Error(`${name} has ${next} upstream servers, the test has ${upstreamPorts.length}`);
+  if (next !== upstreamPorts.length) throw new Error(`${name} has more upstream servers than the ${upstreamPorts.length} instances given`);
   for (const [directive, value] of Object.entries(overrides)) {
     const pattern = new RegExp(`^(\\s*${directive}\\s+)[^;]+;`, 'gm');
     if (!pattern.test(rendered)) throw new Error(`${name} has no ${directive}`);
