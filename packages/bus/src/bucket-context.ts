@@ -1,7 +1,7 @@
 /** What the snapshot bus's reads and writes share: the bucket, its object store, and how envelopes are checked. */
 import type { KV, KvEntry, ObjectStore } from 'nats';
 import type { BusLogger } from './bus-logger.js';
-import { EnvelopeError, parseEnvelope, type SnapshotEnvelope } from './envelope.js';
+import { ENVELOPE_VERSION, EnvelopeError, type EnvelopeVersion, NewerEnvelopeError, parseEnvelope, type SnapshotEnvelope } from './envelope.js';
 import type { KeyKind } from './keys.js';
 
 export interface BucketHandles {
@@ -14,6 +14,20 @@ export interface BucketContext {
   handles: () => Promise<BucketHandles>;
   logger: BusLogger | undefined;
   maxInlineBytes: number | undefined;
+  /** The envelope format this process writes (`nats.envelope_version`). */
+  writeVersion: EnvelopeVersion;
+  /** The newer formats already logged, so each is logged once. */
+  newerSeen: Set<number>;
+}
+
+/** Logs, once per format, that the bucket holds envelopes newer than this release reads. */
+function noticeNewer(context: BucketContext, err: NewerEnvelopeError, key: string): void {
+  if (context.newerSeen.has(err.version)) return;
+  context.newerSeen.add(err.version);
+  context.logger?.warn(
+    { key, version: err.version },
+    `the bucket holds snapshot envelopes of format ${err.version}, newer than this release reads: they are skipped, what is held keeps being served, and they are never written over; upgrade this process`,
+  );
 }
 
 /** The envelope kind a key of that kind holds. */
@@ -41,10 +55,44 @@ export function heldEnvelope<K extends KeyKind>(
   try {
     return envelopeAt(key, entry.value);
   } catch (err) {
-    context.logger?.warn({ err, key: entry.key, seq: entry.revision }, 'unreadable snapshot envelope skipped');
+    if (err instanceof NewerEnvelopeError) noticeNewer(context, err, entry.key);
+    else context.logger?.warn({ err, key: entry.key, seq: entry.revision }, 'unreadable snapshot envelope skipped');
     return undefined;
   }
 }
+
+/** What a writer must know of a key's value: its revision and format, and the envelope when this release reads it. */
+export interface HeldValue<K extends KeyKind> {
+  revision: number;
+  version: number;
+  envelope?: EnvelopeOf<K>;
+}
+
+/**
+ * The value under a namespace key as a writer sees it: undefined for an absent, deleted or
+ * unreadable one (which a write replaces); an envelope of a newer format (logged once) is
+ * returned with its revision, or -1 when it names none.
+ */
+export function heldValue<K extends KeyKind>(context: BucketContext, entry: KvEntry | null, key: { namespaceKey: string; kind: K }): HeldValue<K> | undefined {
+  if (entry === null || entry.operation !== 'PUT') return undefined;
+  try {
+    parseEnvelope(entry.value);
+  } catch (err) {
+    if (err instanceof NewerEnvelopeError) {
+      noticeNewer(context, err, entry.key);
+      return { revision: err.revision ?? -1, version: err.version };
+    }
+  }
+  const envelope = heldEnvelope(context, entry, key);
+  return envelope === undefined ? undefined : { revision: envelope.revision, version: envelope.v, envelope };
+}
+
+/**
+ * Whether a writer must leave the value alone: it is of a format newer than this release reads, so
+ * it may carry what this release's snapshot of the database would lose. (A format this release
+ * reads carries nothing more than the one it writes, so either may replace the other.)
+ */
+export const newerFormat = (held: { version: number } | undefined): boolean => held !== undefined && held.version > ENVELOPE_VERSION;
 
 /** The object a hydration envelope references, if any. */
 export const objectOf = (envelope: SnapshotEnvelope | undefined): string | undefined =>

@@ -1,9 +1,10 @@
 /** Turning hydrations and deltas into envelopes (KV value, plus an object for large hydrations) and back. */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { NamespaceSnapshot, SnapshotDelta, SnapshotDocument, SnapshotFlag } from '@ensign/snapshots';
-import { DeltaTooLargeError, type DeltaEnvelope, EnvelopeError, type HydrationEnvelope, parseEnvelope, type SnapshotEnvelope } from './envelope.js';
+import { snapshotChecksum } from '@ensign/snapshots/checksum';
+import { DeltaTooLargeError, type DeltaEnvelope, ENVELOPE_VERSION, EnvelopeError, type EnvelopeVersion, type HydrationEnvelope, parseEnvelope, type SnapshotEnvelope } from './envelope.js';
 import { namespaceKeyToKvKey } from './keys.js';
 
 const gzipAsync = promisify(gzip);
@@ -35,12 +36,27 @@ const isDelta = (content: NamespaceSnapshot | SnapshotDelta): content is Snapsho
 
 const toBytes = (value: object): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
 
+/** The previous release's checksum: the hex SHA-256 of the document's JSON. */
+const sha256Hex = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
+/** Options of `encodeEnvelope`. */
+export interface EncodeOptions {
+  maxInlineBytes?: number;
+  /** The format written (`ENVELOPE_VERSION` unless set); format 1 carries hydrations only. */
+  version?: EnvelopeVersion;
+}
+
 /**
  * Builds the envelope of a hydration or a delta. A hydration too large to go inline moves to an
- * object; a delta too large throws `DeltaTooLargeError`, since a hydration is then the cheaper message.
+ * object; a delta too large throws `DeltaTooLargeError`, since a hydration is then the cheaper
+ * message. Format 1 has no deltas: a delta throws `EnvelopeError`, and a hydration goes instead.
  */
-export async function encodeEnvelope(content: NamespaceSnapshot | SnapshotDelta, options: { maxInlineBytes?: number } = {}): Promise<EncodedEnvelope> {
+export async function encodeEnvelope(content: NamespaceSnapshot | SnapshotDelta, options: EncodeOptions = {}): Promise<EncodedEnvelope> {
   const maxInline = options.maxInlineBytes ?? DEFAULT_MAX_INLINE_BYTES;
+  if ((options.version ?? ENVELOPE_VERSION) === 1) {
+    if (isDelta(content)) throw new EnvelopeError(`delta of ${content.namespaceKey}@${content.revision}: envelope format 1 has no deltas; a hydration goes instead`);
+    return encodePreviousHydration(content, maxInline);
+  }
   const header = { v: 2 as const, namespace: content.namespaceKey, revision: content.revision, checksum: content.checksum, encoding: 'gzip' as const };
   if (isDelta(content)) {
     if (!(content.baseRevision <= content.revision)) throw new EnvelopeError(`delta of ${content.namespaceKey}: base ${content.baseRevision} is after revision ${content.revision}`);
@@ -61,21 +77,37 @@ export async function encodeEnvelope(content: NamespaceSnapshot | SnapshotDelta,
   return { envelope: referenced, value: toBytes(referenced), object: { name, data: compressed } };
 }
 
-/** The gunzipped, parsed payload of an envelope. */
-async function payloadOf(envelope: SnapshotEnvelope, compressed: Uint8Array): Promise<unknown> {
-  const what = `${envelope.kind} of ${envelope.namespace}@${envelope.revision}`;
-  let json: Buffer;
+/** A hydration as the previous release wrote it: no kind, and the SHA-256 of the document's JSON as its checksum. */
+async function encodePreviousHydration(snapshot: NamespaceSnapshot, maxInline: number): Promise<EncodedEnvelope> {
+  const json = toBytes(snapshot.document);
+  const compressed = await gzipAsync(json);
+  const header = { v: 1 as const, namespace: snapshot.namespaceKey, revision: snapshot.revision, checksum: sha256Hex(json), encoding: 'gzip' as const };
+  const inlineValue = toBytes({ ...header, document: compressed.toString('base64') });
+  const envelope = (fields: object): HydrationEnvelope => ({ ...header, kind: 'hydration', ...fields });
+  if (inlineValue.length <= maxInline) return { envelope: envelope({ document: compressed.toString('base64') }), value: inlineValue };
+  const name = `${namespaceKeyToKvKey(snapshot.namespaceKey)}.${snapshot.revision}.${randomBytes(6).toString('hex')}`;
+  return { envelope: envelope({ objectRef: name }), value: toBytes({ ...header, objectRef: name }), object: { name, data: compressed } };
+}
+
+/** The gunzipped payload of an envelope, as bytes. */
+async function gunzipped(envelope: SnapshotEnvelope, compressed: Uint8Array): Promise<Buffer> {
   try {
-    json = await gunzipAsync(compressed);
+    return await gunzipAsync(compressed);
   } catch {
-    throw new EnvelopeError(`${what} is not gzip`);
+    throw new EnvelopeError(`${envelope.kind} of ${envelope.namespace}@${envelope.revision} is not gzip`);
   }
+}
+
+/** The gunzipped, parsed payload of an envelope. */
+function parsed(envelope: SnapshotEnvelope, json: Buffer): unknown {
   try {
     return JSON.parse(json.toString('utf8'));
   } catch {
-    throw new EnvelopeError(`${what} is not JSON`);
+    throw new EnvelopeError(`${envelope.kind} of ${envelope.namespace}@${envelope.revision} is not JSON`);
   }
 }
+
+const payloadOf = async (envelope: SnapshotEnvelope, compressed: Uint8Array): Promise<unknown> => parsed(envelope, await gunzipped(envelope, compressed));
 
 /** The snapshot a hydration envelope carries; throws `EnvelopeError` when its payload is unreadable or its object missing. */
 export async function readHydration(envelope: HydrationEnvelope, fetchObject?: ObjectFetcher): Promise<NamespaceSnapshot> {
@@ -89,9 +121,16 @@ export async function readHydration(envelope: HydrationEnvelope, fetchObject?: O
     if (data === null) throw new EnvelopeError(`object ${ref} of ${envelope.namespace}@${envelope.revision} is missing`);
     compressed = data;
   }
-  const document = (await payloadOf(envelope, compressed)) as SnapshotDocument | null;
+  const json = await gunzipped(envelope, compressed);
+  const document = parsed(envelope, json) as SnapshotDocument | null;
   if (document === null || typeof document !== 'object' || !Array.isArray(document.flags)) {
     throw new EnvelopeError(`hydration of ${envelope.namespace}@${envelope.revision} is not a snapshot document`);
+  }
+  if (envelope.v === 1) {
+    // Verified here against the previous release's checksum, then carried with this release's, which the holders verify.
+    if (sha256Hex(json) !== envelope.checksum) throw new EnvelopeError(`hydration of ${envelope.namespace}@${envelope.revision} does not match its checksum`);
+    if (document.namespace?.key !== envelope.namespace) throw new EnvelopeError(`hydration of ${envelope.namespace}@${envelope.revision} holds another namespace`);
+    return { namespaceKey: envelope.namespace, revision: envelope.revision, checksum: snapshotChecksum(document), document };
   }
   return { namespaceKey: envelope.namespace, revision: envelope.revision, checksum: envelope.checksum, document };
 }

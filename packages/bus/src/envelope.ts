@@ -3,10 +3,21 @@
  * since `baseRevision`). The gzipped payload is inline (base64) or, for a hydration too large for
  * one NATS message, in the Object Store under `objectRef`. `checksum` is carried as given: it is
  * computed and verified by the snapshot holders, not by the bus.
+ *
+ * `v` is the envelope format. 2 is this release's. 1 is the previous release's: hydrations only,
+ * no `kind`, `checksum` the hex SHA-256 of the document's JSON; it is read, and written while
+ * processes of that release remain (`nats.envelope_version: 1`). A later format keeps `v`,
+ * `namespace` and `revision` where they are, so a process that cannot read it still knows its
+ * revision and never writes over it.
  */
 
+/** The format this release writes unless told to write the previous one. */
+export const ENVELOPE_VERSION = 2;
+
+/** The formats this release writes: its own, and the previous release's during an upgrade. */
+export type EnvelopeVersion = 1 | 2;
+
 interface EnvelopeHeader {
-  v: 2;
   namespace: string;
   revision: number;
   checksum: string;
@@ -14,12 +25,14 @@ interface EnvelopeHeader {
 }
 
 export interface HydrationEnvelope extends EnvelopeHeader {
+  v: EnvelopeVersion;
   kind: 'hydration';
   document?: string;
   objectRef?: string;
 }
 
 export interface DeltaEnvelope extends EnvelopeHeader {
+  v: 2;
   kind: 'delta';
   baseRevision: number;
   document: string;
@@ -45,9 +58,24 @@ export class DeltaTooLargeError extends EnvelopeError {
   }
 }
 
+/** Thrown for an envelope of a format newer than this release reads; it still names its revision when it has one. */
+export class NewerEnvelopeError extends EnvelopeError {
+  override readonly name = 'NewerEnvelopeError';
+
+  constructor(
+    readonly version: number,
+    readonly revision: number | undefined,
+  ) {
+    super(`envelope format ${version} is newer than this release reads (${ENVELOPE_VERSION})`);
+  }
+}
+
 const isRevision = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
-/** Parses and validates an envelope's fields without touching its payload. */
+/**
+ * Parses and validates an envelope's fields without touching its payload. A previous-release
+ * envelope comes back as a hydration of format 1; a newer format throws `NewerEnvelopeError`.
+ */
 export function parseEnvelope(bytes: Uint8Array): SnapshotEnvelope {
   let raw: unknown;
   try {
@@ -56,10 +84,12 @@ export function parseEnvelope(bytes: Uint8Array): SnapshotEnvelope {
     throw new EnvelopeError('envelope is not JSON');
   }
   const e = raw as Record<string, unknown> | null;
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) throw new EnvelopeError('envelope is malformed');
+  if (Number.isSafeInteger(e.v) && (e.v as number) > ENVELOPE_VERSION) {
+    throw new NewerEnvelopeError(e.v as number, isRevision(e.revision) ? e.revision : undefined);
+  }
   if (
-    e === null ||
-    typeof e !== 'object' ||
-    e.v !== 2 ||
+    (e.v !== 1 && e.v !== 2) ||
     typeof e.namespace !== 'string' ||
     !isRevision(e.revision) ||
     typeof e.checksum !== 'string' ||
@@ -67,6 +97,11 @@ export function parseEnvelope(bytes: Uint8Array): SnapshotEnvelope {
     (typeof e.document === 'string') === (typeof e.objectRef === 'string')
   ) {
     throw new EnvelopeError('envelope is malformed');
+  }
+  // The previous release wrote hydrations only, without a kind.
+  if (e.v === 1) {
+    if (e.kind !== undefined) throw new EnvelopeError('envelope is malformed');
+    return { ...e, kind: 'hydration' } as unknown as HydrationEnvelope;
   }
   if (e.kind === 'hydration') return e as unknown as HydrationEnvelope;
   if (e.kind === 'delta' && isRevision(e.baseRevision) && e.baseRevision <= e.revision && typeof e.document === 'string') {

@@ -1,10 +1,10 @@
 export type { BusLogger } from './bus-logger.js';
 export { AUTH_DIGESTS_KEY, NAMESPACE_KEYS, namespaceKeyToDeltaKey, namespaceKeyToKvKey, namespaceOfKey, parseKvKey } from './keys.js';
 export type { KeyKind } from './keys.js';
-export { DeltaTooLargeError, EnvelopeError, parseEnvelope } from './envelope.js';
-export type { DeltaEnvelope, HydrationEnvelope, SnapshotEnvelope } from './envelope.js';
+export { DeltaTooLargeError, ENVELOPE_VERSION, EnvelopeError, NewerEnvelopeError, parseEnvelope } from './envelope.js';
+export type { DeltaEnvelope, EnvelopeVersion, HydrationEnvelope, SnapshotEnvelope } from './envelope.js';
 export { DEFAULT_MAX_INLINE_BYTES, decodeEnvelope, encodeEnvelope } from './envelope-codec.js';
-export type { DecodedEnvelope, EncodedEnvelope, ObjectFetcher } from './envelope-codec.js';
+export type { DecodedEnvelope, EncodeOptions, EncodedEnvelope, ObjectFetcher } from './envelope-codec.js';
 export type { BucketEntry } from './bucket-entry.js';
 export type { CurrentSnapshot } from './snapshot-reads.js';
 export type { BusStatus } from './nats-connection.js';

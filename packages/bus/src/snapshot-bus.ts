@@ -7,6 +7,7 @@ import type { KvEntry } from 'nats';
 import type { BusLogger } from './bus-logger.js';
 import { type BucketContext, type BucketHandles, heldEnvelope } from './bucket-context.js';
 import { type BucketEntry, entryOf } from './bucket-entry.js';
+import { ENVELOPE_VERSION, type EnvelopeVersion } from './envelope.js';
 import { NAMESPACE_KEYS, parseKvKey } from './keys.js';
 import { followKv, type KvFollow } from './kv-follow.js';
 import { type BusStatus, HealingConnection, JETSTREAM_TIMEOUT_MS, openedOnce } from './nats-connection.js';
@@ -19,6 +20,8 @@ export interface SnapshotBusOptions {
   url: string;
   /** Copies the cluster keeps of the bucket and the object store (JetStream replicas); 1 unless set. */
   replicas?: number;
+  /** The envelope format written: this release's (`ENVELOPE_VERSION`) unless set; 1 while processes of the previous release remain. */
+  envelopeVersion?: EnvelopeVersion;
   /** KV bucket holding each namespace's hydration and delta. */
   bucket?: string;
   /** Object Store holding hydrations too large to go inline. */
@@ -78,7 +81,7 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
     if (replicas > 1) await raiseReplicas(nc, [`KV_${bucket}`, `OBJ_${objectStoreName}`], replicas, logger);
     return { kv, os };
   });
-  const context: BucketContext = { handles, logger, maxInlineBytes: options.maxInlineBytes };
+  const context: BucketContext = { handles, logger, maxInlineBytes: options.maxInlineBytes, writeVersion: options.envelopeVersion ?? ENVELOPE_VERSION, newerSeen: new Set() };
   const fetchObject = async (name: string): Promise<Uint8Array | null> => (await handles()).os.getBlob(name);
 
   async function watch(onEntry: (entry: BucketEntry) => void | Promise<void>, onInitialSynced: () => void): Promise<SnapshotWatch> {

@@ -1,6 +1,6 @@
 /** Reading what the bucket holds now: one namespace's current snapshot, or every namespace's revision. */
 import type { NamespaceSnapshot, SnapshotDelta } from '@ensign/snapshots';
-import { type BucketContext, envelopeAt, heldEnvelope } from './bucket-context.js';
+import { type BucketContext, envelopeAt, heldEnvelope, heldValue } from './bucket-context.js';
 import { readDelta, readHydration } from './envelope-codec.js';
 import { NAMESPACE_KEYS, namespaceKeyToDeltaKey, namespaceKeyToKvKey, parseKvKey } from './keys.js';
 
@@ -46,7 +46,8 @@ export async function currentSnapshot(context: BucketContext, namespaceKey: stri
 
 /**
  * The newest revision held per namespace, hydration or delta, for namespaces whose hydration is there
- * (a delta alone cannot be started from); deleted keys and unreadable values count for nothing.
+ * (a delta alone cannot be started from); deleted keys and unreadable values count for nothing, a
+ * newer release's values for their revision (they are not to be republished over).
  */
 export async function heldRevisions(context: BucketContext): Promise<Map<string, number>> {
   const { kv } = await context.handles();
@@ -62,10 +63,10 @@ export async function heldRevisions(context: BucketContext): Promise<Map<string,
   void (async () => {
     for await (const entry of iter) {
       const key = parseKvKey(entry.key);
-      const envelope = key === undefined ? undefined : heldEnvelope(context, entry, key);
-      if (envelope === undefined) continue;
-      if (envelope.kind === 'hydration') hydrated.add(envelope.namespace);
-      result.set(envelope.namespace, Math.max(result.get(envelope.namespace) ?? -1, envelope.revision));
+      const held = key === undefined ? undefined : heldValue(context, entry, key);
+      if (key === undefined || held === undefined || held.revision < 0) continue;
+      if (key.kind === 'hydration') hydrated.add(key.namespaceKey);
+      result.set(key.namespaceKey, Math.max(result.get(key.namespaceKey) ?? -1, held.revision));
     }
     resolve();
   })().catch(reject);

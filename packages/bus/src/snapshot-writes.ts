@@ -1,33 +1,35 @@
 /**
  * Writing a namespace's keys with compare-and-set, so that concurrent control planes never put an
- * older hydration or delta over a newer one, nor delete a namespace re-created since.
+ * older hydration or delta over a newer one, nor delete a namespace re-created since, and no
+ * process writes over an envelope of a format newer than it reads (a newer release's).
  */
 import type { NamespaceSnapshot, SnapshotDelta } from '@ensign/snapshots';
-import { type BucketContext, dropObject, heldEnvelope, objectOf } from './bucket-context.js';
+import { type BucketContext, dropObject, type HeldValue, heldValue, newerFormat, objectOf } from './bucket-context.js';
 import { encodeEnvelope } from './envelope-codec.js';
 import { namespaceKeyToDeltaKey, namespaceKeyToKvKey } from './keys.js';
 import { retryWrite } from './kv-follow.js';
 
-const inlineOptions = (context: BucketContext) => (context.maxInlineBytes === undefined ? {} : { maxInlineBytes: context.maxInlineBytes });
+const encodeOptions = (context: BucketContext) => ({ version: context.writeVersion, ...(context.maxInlineBytes === undefined ? {} : { maxInlineBytes: context.maxInlineBytes }) });
 
 /** Puts a hydration unless one at least as new is held; the bytes written, or undefined when not placed. */
 export async function publishHydration(context: BucketContext, snapshot: NamespaceSnapshot): Promise<number | undefined> {
   const { kv, os } = await context.handles();
   const key = namespaceKeyToKvKey(snapshot.namespaceKey);
   const slot = { namespaceKey: snapshot.namespaceKey, kind: 'hydration' as const };
+  const taken = (held: HeldValue<'hydration'> | undefined): boolean => newerFormat(held) || (held?.revision ?? -1) >= snapshot.revision;
   // Cheap early exit before compressing and uploading a document that would not be taken.
-  if ((heldEnvelope(context, await kv.get(key), slot)?.revision ?? -1) >= snapshot.revision) return undefined;
-  const encoded = await encodeEnvelope(snapshot, inlineOptions(context));
+  if (taken(heldValue(context, await kv.get(key), slot))) return undefined;
+  const encoded = await encodeEnvelope(snapshot, encodeOptions(context));
   if (encoded.object !== undefined) await os.putBlob({ name: encoded.object.name }, encoded.object.data);
   let placed = false;
   try {
     await retryWrite(`publishing the hydration ${snapshot.namespaceKey}@${snapshot.revision}`, async () => {
       const current = await kv.get(key);
-      const held = heldEnvelope(context, current, slot);
-      if (held !== undefined && held.revision >= snapshot.revision) return;
+      const held = heldValue(context, current, slot);
+      if (taken(held)) return;
       await kv.put(key, encoded.value, { previousSeq: current?.revision ?? 0 });
       placed = true;
-      await dropObject(context, os, objectOf(held));
+      await dropObject(context, os, objectOf(held?.envelope));
     });
   } finally {
     if (!placed) await dropObject(context, os, encoded.object?.name);
@@ -40,7 +42,7 @@ export async function publishHydration(context: BucketContext, snapshot: Namespa
  * undefined when not placed. Throws `DeltaTooLargeError` when it would not go inline.
  */
 export async function publishDelta(context: BucketContext, delta: SnapshotDelta): Promise<number | undefined> {
-  const encoded = await encodeEnvelope(delta, inlineOptions(context));
+  const encoded = await encodeEnvelope(delta, encodeOptions(context));
   const { kv } = await context.handles();
   const deltaKey = namespaceKeyToDeltaKey(delta.namespaceKey);
   let placed = false;
@@ -48,8 +50,8 @@ export async function publishDelta(context: BucketContext, delta: SnapshotDelta)
   // reading a hydration (up to a whole inline document) would make each write cost the namespace.
   await retryWrite(`publishing the delta ${delta.namespaceKey}@${delta.revision}`, async () => {
     const current = await kv.get(deltaKey);
-    const held = heldEnvelope(context, current, { namespaceKey: delta.namespaceKey, kind: 'delta' });
-    if (held !== undefined && held.revision >= delta.revision) return;
+    const held = heldValue(context, current, { namespaceKey: delta.namespaceKey, kind: 'delta' });
+    if (newerFormat(held) || (held?.revision ?? -1) >= delta.revision) return;
     await kv.put(deltaKey, encoded.value, { previousSeq: current?.revision ?? 0 });
     placed = true;
   });
@@ -67,13 +69,14 @@ export async function removeNamespace(context: BucketContext, namespaceKey: stri
   const deltaKey = namespaceKeyToDeltaKey(namespaceKey);
   await retryWrite(`removing ${namespaceKey}@${revision}`, async () => {
     const [hydration, delta] = await Promise.all([kv.get(hydrationKey), kv.get(deltaKey)]);
-    const heldHydration = heldEnvelope(context, hydration, { namespaceKey, kind: 'hydration' });
-    const heldDelta = heldEnvelope(context, delta, { namespaceKey, kind: 'delta' });
-    if ((heldHydration?.revision ?? -1) > revision || (heldDelta?.revision ?? -1) > revision) return;
+    const heldHydration = heldValue(context, hydration, { namespaceKey, kind: 'hydration' });
+    const heldDelta = heldValue(context, delta, { namespaceKey, kind: 'delta' });
+    // A newer release's value naming no revision may be of a namespace re-created since: it stays.
+    if ([heldHydration, heldDelta].some((held) => (held?.revision ?? -1) > revision || (newerFormat(held) && held?.revision === -1))) return;
     if (delta?.operation === 'PUT') await kv.delete(deltaKey, { previousSeq: delta.revision });
     if (hydration?.operation === 'PUT') {
       await kv.delete(hydrationKey, { previousSeq: hydration.revision });
-      await dropObject(context, os, objectOf(heldHydration));
+      await dropObject(context, os, objectOf(heldHydration?.envelope));
     }
   });
 }

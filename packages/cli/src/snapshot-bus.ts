@@ -1,5 +1,5 @@
 /** Opens the NATS snapshot bus described by the `nats.*` configuration. */
-import { openSnapshotBus, type SnapshotBus } from '@ensign/bus';
+import { type EnvelopeVersion, openSnapshotBus, type SnapshotBus } from '@ensign/bus';
 import type { Logger } from 'pino';
 import type { EnsignConfig } from './config/config.schema.js';
 
@@ -7,7 +7,7 @@ import type { EnsignConfig } from './config/config.schema.js';
 export function openConfiguredBus(config: EnsignConfig, logger: Logger, name: string): SnapshotBus | undefined {
   const { nats } = config;
   if (nats.url === '') return undefined;
-  return openSnapshotBus({ url: nats.url, bucket: nats.bucket, objectStore: nats.object_store, replicas: nats.replicas, logger, name });
+  return openSnapshotBus({ url: nats.url, bucket: nats.bucket, objectStore: nats.object_store, replicas: nats.replicas, envelopeVersion: nats.envelope_version as EnvelopeVersion, logger, name });
 }
 
 /** Waits for `work`, but at most `ms`; resolves whether it finished in time. */

@@ -98,6 +98,7 @@ export const SETTINGS = [
   setting('nats.bucket', text(), 'ensign_snapshots', 'JetStream key-value bucket holding each namespace\'s latest snapshot.'),
   setting('nats.object_store', text(), 'ensign_snapshot_docs', 'JetStream object store holding snapshot documents too large for one message.'),
   setting('nats.replicas', integer(1, 5), 1, 'Copies a NATS cluster keeps of the bucket and the object store (JetStream replicas; 3 survives the loss of any one server). Applied when they are created, and raised (never lowered) on a bucket made with fewer.'),
+  setting('nats.envelope_version', integer(1, 2), 2, 'Format of what `ensign server` writes to the bucket: 2, this release\'s; 1, the previous release\'s (whole snapshots only), while processes of that release remain in the cluster (see Upgrading a cluster in deploy/README.md). Both are read.'),
   setting('nats.reconcile_interval', duration(), 30_000, 'How often the server republishes namespaces whose snapshot in the bucket lags the database.'),
   setting('nats.compact_interval', duration(), 60_000, 'How long changes may stay as a delta in the bucket before the server publishes the whole namespace again (also done once the deltas sent since the last full snapshot add up to its size).'),
   setting('evaluator.max_namespaces', integer(1), 1000, 'Most compiled namespaces an `ensign evaluator` holds in memory (least recently used dropped first).'),
