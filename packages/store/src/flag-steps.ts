@@ -78,6 +78,12 @@ export async function replacePartSteps(trx: Knex.Transaction, part: TimedPart, a
   if (rows.length > 0) await trx('flag_steps').insert(rows);
 }
 
+/** `replacePartSteps` as statements not yet sent, to go with others. */
+export function partStepWrites(trx: Knex.Transaction, part: TimedPart, at: string, actor: Actor | undefined): Knex.QueryBuilder[] {
+  const rows = partStepRows(part, at, actor);
+  return [trx('flag_steps').where({ ref_id: part.id, status: 'pending' }).delete(), ...(rows.length === 0 ? [] : [trx('flag_steps').insert(rows)])];
+}
+
 /** Forgets the pending steps of a rule or rollout (deleted, or rewritten). */
 export async function dropPartSteps(trx: Knex.Transaction, refId: string): Promise<void> {
   await trx('flag_steps').where({ ref_id: refId, status: 'pending' }).delete();

@@ -27,34 +27,31 @@ interface Part {
   order: string;
 }
 
-const RULES_OF_FLAGS = 'select id from rules where namespace_key = ? and flag_key in (select key from k)';
-const ROLLOUTS_OF_FLAGS = 'select id from rollouts where namespace_key = ? and flag_key in (select key from k)';
-const SEGMENTS_USED =
-  `select segment_key from rule_segments where rule_id in (${RULES_OF_FLAGS})` +
-  ` union select segment_key from rollout_segment_references where rollout_id in (${ROLLOUTS_OF_FLAGS})`;
+/**
+ * The rules and rollouts of the flags, and the segments they use, each planned once and read once
+ * however many parts use them (the parts of a read of the whole state).
+ */
+const STATE_CTES = {
+  sql:
+    'r as (select * from rules where namespace_key = ? and flag_key in (select key from k)),\n' +
+    'ro as (select * from rollouts where namespace_key = ? and flag_key in (select key from k)),\n' +
+    'used as (select segment_key from rule_segments where rule_id in (select id from r)' +
+    ' union select segment_key from rollout_segment_references where rollout_id in (select id from ro))',
+  binds: 2,
+};
 
 const PARTS: readonly Part[] = [
   { name: 'flags', rows: 'select * from flags where namespace_key = ? and key in (select key from k)', binds: 1, order: 'created_at, key' },
   { name: 'variants', rows: 'select * from variants where namespace_key = ? and flag_key in (select key from k)', binds: 1, order: 'created_at, key' },
-  { name: 'rules', rows: 'select * from rules where namespace_key = ? and flag_key in (select key from k)', binds: 1, order: 'flag_key, rank, created_at, id' },
-  { name: 'rule_segments', rows: `select * from rule_segments where rule_id in (${RULES_OF_FLAGS})`, binds: 1, order: 'rule_id, position' },
-  { name: 'distributions', rows: `select * from distributions where rule_id in (${RULES_OF_FLAGS})`, binds: 1, order: 'created_at, id' },
-  { name: 'rollouts', rows: 'select * from rollouts where namespace_key = ? and flag_key in (select key from k)', binds: 1, order: 'flag_key, rank, created_at, id' },
-  { name: 'thresholds', rows: `select * from rollout_thresholds where rollout_id in (${ROLLOUTS_OF_FLAGS})`, binds: 1, order: 'rollout_id' },
-  { name: 'rollout_segments', rows: `select * from rollout_segments where rollout_id in (${ROLLOUTS_OF_FLAGS})`, binds: 1, order: 'rollout_id' },
-  {
-    name: 'references',
-    rows: `select * from rollout_segment_references where rollout_id in (${ROLLOUTS_OF_FLAGS})`,
-    binds: 1,
-    order: 'rollout_id, position',
-  },
-  { name: 'segments', rows: `select * from segments where namespace_key = ? and key in (${SEGMENTS_USED})`, binds: 3, order: 'created_at, key' },
-  {
-    name: 'constraints',
-    rows: `select * from constraints where namespace_key = ? and segment_key in (${SEGMENTS_USED})`,
-    binds: 3,
-    order: 'created_at, id',
-  },
+  { name: 'rules', rows: 'select * from r', binds: 0, order: 'flag_key, rank, created_at, id' },
+  { name: 'rule_segments', rows: 'select * from rule_segments where rule_id in (select id from r)', binds: 0, order: 'rule_id, position' },
+  { name: 'distributions', rows: 'select * from distributions where rule_id in (select id from r)', binds: 0, order: 'created_at, id' },
+  { name: 'rollouts', rows: 'select * from ro', binds: 0, order: 'flag_key, rank, created_at, id' },
+  { name: 'thresholds', rows: 'select * from rollout_thresholds where rollout_id in (select id from ro)', binds: 0, order: 'rollout_id' },
+  { name: 'rollout_segments', rows: 'select * from rollout_segments where rollout_id in (select id from ro)', binds: 0, order: 'rollout_id' },
+  { name: 'references', rows: 'select * from rollout_segment_references where rollout_id in (select id from ro)', binds: 0, order: 'rollout_id, position' },
+  { name: 'segments', rows: 'select * from segments where namespace_key = ? and key in (select segment_key from used)', binds: 1, order: 'created_at, key' },
+  { name: 'constraints', rows: 'select * from constraints where namespace_key = ? and segment_key in (select segment_key from used)', binds: 1, order: 'created_at, id' },
   {
     name: 'schedules',
     rows: "select flag_key, at, enabled, created_at, id from flag_steps where namespace_key = ? and kind = 'schedule' and status = 'pending' and flag_key in (select key from k)",
@@ -95,8 +92,14 @@ interface FlagScope {
   bindings: readonly Knex.RawBinding[];
 }
 
-/** These flag keys, one binding whatever their number. */
-const flagKeys = (keys: readonly string[]): FlagScope => ({ cte: 'k as (select json_array_elements_text(?::json) as key)', bindings: [JSON.stringify(keys)] });
+/** A PostgreSQL array literal of text values: every element quoted, `\\` and `"` escaped. */
+const textArray = (values: readonly string[]): string => `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+
+/**
+ * These flag keys, one binding whatever their number. An array the planner sees (unlike a JSON
+ * list) tells it how many keys there are, so it looks them up by index in a namespace of any size.
+ */
+const flagKeys = (keys: readonly string[]): FlagScope => ({ cte: 'k as (select unnest(?::text[]) as key)', bindings: [textArray(keys)] });
 
 /** The flags whose rules or rollouts use the segment. */
 const flagsUsing = (ns: string, segmentKey: string): FlagScope => ({
@@ -111,11 +114,11 @@ const flagsUsing = (ns: string, segmentKey: string): FlagScope => ({
  * writes sent along, whose rows the read does not see) and with `columns` selected before them.
  */
 function partsStatement(db: Knex, ns: string, scope: FlagScope, head: readonly Sql[], columns: Sql = { sql: '', bindings: [] }, parts: StateScope = 'state'): Knex.Raw {
-  const withs = [scope.cte, ...head.map((h) => h.sql)].join(',\n');
+  const state = parts === 'state' ? [{ sql: STATE_CTES.sql, bindings: Array<string>(STATE_CTES.binds).fill(ns) }] : [];
+  const withs = [{ sql: scope.cte, bindings: scope.bindings }, ...state, ...head];
   const select = SELECTS[parts];
-  return db.raw(`with ${withs}\nselect ${columns.sql}\n  ${select.sql}`, [
-    ...scope.bindings,
-    ...head.flatMap((h) => h.bindings),
+  return db.raw(`with ${withs.map((w) => w.sql).join(',\n')}\nselect ${columns.sql}\n  ${select.sql}`, [
+    ...withs.flatMap((w) => w.bindings),
     ...columns.bindings,
     ...Array<string>(select.binds).fill(ns),
   ]);

@@ -12,10 +12,10 @@ import type {
 } from '@ensign/core';
 import { checkRamp, checkWindow, invalid, invalidField, mergeWindow, notFound } from '@ensign/core';
 import { created, updated } from '../change-draft.js';
-import { replacePartSteps } from '../flag-steps.js';
+import { partStepWrites, replacePartSteps } from '../flag-steps.js';
 import { rampColumn, windowColumns } from '../loaders/window.js';
 import { flagPartSubject } from '../change-subjects.js';
-import { loadRollout, withRolloutRules } from '../loaders/rollout.loader.js';
+import { loadRollout, toRollout, withRolloutRules } from '../loaders/rollout.loader.js';
 import { FlagModel } from '../models/flag.model.js';
 import { RolloutSegmentReferenceModel } from '../models/rollout-segment-reference.model.js';
 import { RolloutSegmentModel } from '../models/rollout-segment.model.js';
@@ -42,6 +42,18 @@ function kindOf(req: RolloutRule): RolloutType | undefined {
   if (req.segment !== undefined) return 'SEGMENT_ROLLOUT_TYPE';
   return req.threshold === undefined ? undefined : 'THRESHOLD_ROLLOUT_TYPE';
 }
+
+const sameKeys = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((k, i) => k === b[i]);
+
+/** The stored threshold and segment rule of a rollout as read, so an update that rewrites one keeps the other as stored. */
+const rulesOf = (rollout: Rollout): { threshold: RolloutThresholdModel | undefined; segment: RolloutSegmentModel | undefined } => ({
+  threshold:
+    rollout.threshold === undefined
+      ? undefined
+      : ({ rollout_id: rollout.id, percentage: rollout.threshold.percentage, value: rollout.threshold.value, ramp: rampColumn(rollout.threshold.ramp ?? []) } as RolloutThresholdModel),
+  segment:
+    rollout.segment === undefined ? undefined : ({ rollout_id: rollout.id, segment_operator: rollout.segment.segmentOperator, value: rollout.segment.value } as RolloutSegmentModel),
+});
 
 async function mustLoad(db: Knex, ns: string, flagKey: string, id: string): Promise<Rollout> {
   const rollout = await loadRollout(db, ns, flagKey, id);
@@ -141,39 +153,69 @@ export class KnexRolloutRepository {
     );
   }
 
+  /**
+   * Reads the flag's state with the revision bump; a new threshold, or a segment rule on the same
+   * segments, leaves a state it knows, so on PostgreSQL such an update is four round trips.
+   */
   update(req: UpdateRollout): Promise<Rollout> {
     const ns = nsOf(req.namespaceKey);
     return this.tx.write(
       ns,
-      async (trx, at) => {
-        const where = { id: req.id, namespace_key: ns, flag_key: req.flagKey };
-        const current = await RolloutModel.query(trx).findOne(where);
-        if (current === undefined) throw rolloutNotFound(ns, req.id);
+      async (trx, at, read) => {
+        const current = read?.state.rollouts.find((r) => r.id === req.id);
+        if (read === undefined || current === undefined) throw rolloutNotFound(ns, req.id);
         const attempted = kindOf(req);
         if (attempted === undefined) throw invalidField('rule', 'invalid rollout rule type');
         if (attempted !== current.type) {
           throw invalid(`cannot change type of rollout: have "${current.type}" attempted "${attempted}"`);
         }
-        const [before] = await withRolloutRules(trx, [current]);
-        const window = mergeWindow(before!, req);
+        const { segmentKeysInOrder, ...before } = current;
+        const window = mergeWindow(before, req);
         checkWindow(window);
         // An unsent ramp stays as stored, and must still rise from the new percentage.
-        const ramp = req.threshold === undefined ? undefined : (req.threshold.ramp ?? before!.threshold?.ramp ?? []);
+        const ramp = req.threshold === undefined ? undefined : (req.threshold.ramp ?? before.threshold?.ramp ?? []);
         if (req.threshold !== undefined && ramp !== undefined) checkRamp({ ...req.threshold, ramp });
-        await RolloutModel.query(trx).where(where).patch({ description: req.description, ...windowColumns(window), updated_at: at });
+        const row = {
+          id: req.id,
+          namespace_key: ns,
+          flag_key: req.flagKey,
+          type: current.type,
+          rank: current.rank,
+          description: req.description,
+          ...windowColumns(window),
+          created_at: current.createdAt,
+          updated_at: at,
+        };
+        const writes = [trx('rollouts').where({ id: req.id, namespace_key: ns, flag_key: req.flagKey }).update({ description: req.description, ...windowColumns(window), updated_at: at })];
+        let { threshold, segment } = rulesOf(before);
+        let keys = segmentKeysInOrder;
         if (req.segment !== undefined) {
-          // The references go with the rule (ON DELETE CASCADE).
-          await RolloutSegmentModel.query(trx).where({ rollout_id: req.id }).delete();
-          await writeSegmentRule(trx, ns, req.flagKey, req.id, req.segment);
+          keys = requestedSegmentKeys(req.segment);
+          segment = { rollout_id: req.id, segment_operator: keys.length === 1 ? 'OR_SEGMENT_OPERATOR' : req.segment.segmentOperator, value: req.segment.value } as RolloutSegmentModel;
+          if (sameKeys(keys, segmentKeysInOrder)) {
+            writes.push(trx('rollout_segments').where({ rollout_id: req.id }).update({ segment_operator: segment.segment_operator, value: segment.value }));
+          } else {
+            // The references go with the rule (ON DELETE CASCADE).
+            await RolloutSegmentModel.query(trx).where({ rollout_id: req.id }).delete();
+            await writeSegmentRule(trx, ns, req.flagKey, req.id, req.segment);
+          }
         } else if (req.threshold !== undefined) {
-          await RolloutThresholdModel.query(trx)
-            .where({ rollout_id: req.id })
-            .patch({ percentage: req.threshold.percentage, value: req.threshold.value, ramp: rampColumn(ramp ?? []) });
+          threshold = { rollout_id: req.id, percentage: req.threshold.percentage, value: req.threshold.value, ramp: rampColumn(ramp ?? []) } as RolloutThresholdModel;
+          writes.push(trx('rollout_thresholds').where({ rollout_id: req.id }).update({ percentage: threshold.percentage, value: threshold.value, ramp: threshold.ramp }));
         }
-        await replacePartSteps(trx, { namespaceKey: ns, flagKey: req.flagKey, id: req.id, noun: 'rollout', window, ramp }, at, this.tx.actor());
-        return updated(flagPartSubject('rollout', req.flagKey, req.id), before, await mustLoad(trx, ns, req.flagKey, req.id));
+        writes.push(...partStepWrites(trx, { namespaceKey: ns, flagKey: req.flagKey, id: req.id, noun: 'rollout', window, ramp }, at, this.tx.actor()));
+        const after = toRollout(row as RolloutModel, threshold, segment, keys);
+        // The flag's segments stay those it had while the rollout keeps its segments.
+        const known = sameKeys(keys, segmentKeysInOrder)
+          ? { ...read, state: { ...read.state, rollouts: read.state.rollouts.map((r) => (r.id === req.id ? { ...after, segmentKeysInOrder: keys } : r)) } }
+          : undefined;
+        return {
+          ...updated(flagPartSubject('rollout', req.flagKey, req.id), before, after),
+          ...(known === undefined ? {} : { known }),
+          lastWrites: writes,
+        };
       },
-      { ifNamespaceMissing: () => rolloutNotFound(ns, req.id) },
+      { ifNamespaceMissing: () => rolloutNotFound(ns, req.id), readFirst: { keys: [req.flagKey] } },
     );
   }
 
