@@ -4,6 +4,7 @@ import { renderConfigText } from './config/config.reference.js';
 import { EXPORT_FLAGS, exportArgs, type ExportArgs, type FlagSpec, IMPORT_FLAGS, importArgs, type ImportArgs } from './transfer-flags.js';
 import { AUTHZ_FLAGS, type AuthzArgs, authzArgs } from './authz-flags.js';
 import { CHANGE_REQUEST_FLAGS, type ChangeRequestArgs, changeRequestArgs } from './change-request-flags.js';
+import { type WorkerSetting, workerCount } from './config/workers.kind.js';
 
 /** A subcommand of `ensign`. */
 export interface CommandSpec {
@@ -29,6 +30,7 @@ const HELP_FLAG: FlagSpec = { name: 'help', short: 'h', doc: 'Show help and exit
 const VERSION_FLAG: FlagSpec = { name: 'version', short: 'v', doc: 'Print version, commit and build date and exit' };
 
 const GLOBAL_FLAGS = [HELP_FLAG, VERSION_FLAG];
+const WORKERS_FLAG: FlagSpec = { name: 'workers', value: '<n|auto>', doc: 'Evaluating processes on the ports (overrides evaluator.workers)' };
 const COMMAND_FLAGS = [CONFIG_FLAG, HELP_FLAG];
 
 /** The commands, in the order help lists them. */
@@ -53,7 +55,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       'client-side snapshot) on server.host:server.http_port. It opens no database. GET /health answers 503\n' +
       'NOT_SERVING until the initial sync, then 200 SERVING with each namespace\'s revision and age. SIGTERM or\n' +
       'SIGINT lets in-flight requests finish (at most server.shutdown_timeout) and exits 0; without nats.url it\n' +
-      'exits 2.',
+      'exits 2. With --workers N (or auto: one per CPU) N processes serve the same ports, each following the\n' +
+      'bucket; one that dies is replaced.',
+    usage: '[--workers <n|auto>] [--config <path>]',
+    flags: [WORKERS_FLAG],
   },
   {
     name: 'migrate',
@@ -116,7 +121,8 @@ export const COMMANDS: readonly CommandSpec[] = [
 export type Invocation =
   | { kind: 'help'; text: string }
   | { kind: 'version' }
-  | { kind: 'run'; command: 'server' | 'evaluator' | 'migrate'; configPath: string | undefined }
+  | { kind: 'run'; command: 'server' | 'migrate'; configPath: string | undefined }
+  | { kind: 'run'; command: 'evaluator'; configPath: string | undefined; workers: WorkerSetting | undefined }
   | { kind: 'run'; command: 'export'; configPath: string | undefined; args: ExportArgs }
   | { kind: 'run'; command: 'import'; configPath: string | undefined; args: ImportArgs }
   | { kind: 'run'; command: 'authz'; configPath: string | undefined; args: AuthzArgs }
@@ -185,7 +191,7 @@ const usageError = (message: string): Invocation => ({ kind: 'usage-error', mess
 
 /** Every flag any command takes, for one strict parse; which command takes which is checked after. */
 const ALL_FLAGS: readonly FlagSpec[] = [
-  ...[CONFIG_FLAG, HELP_FLAG, VERSION_FLAG],
+  ...[CONFIG_FLAG, HELP_FLAG, VERSION_FLAG, WORKERS_FLAG],
   ...[...EXPORT_FLAGS, ...IMPORT_FLAGS, ...AUTHZ_FLAGS, ...CHANGE_REQUEST_FLAGS].filter((flag, i, all) => all.findIndex((f) => f.name === flag.name) === i),
 ];
 
@@ -239,6 +245,11 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     case 'change-request': {
       const args = changeRequestArgs(values, extra);
       return typeof args === 'string' ? usageError(args) : { kind: 'run', command: 'change-request', configPath, args };
+    }
+    case 'evaluator': {
+      if (values.workers === undefined) return { kind: 'run', command: 'evaluator', configPath, workers: undefined };
+      const workers = workerCount().parse(values.workers);
+      return workers.ok ? { kind: 'run', command: 'evaluator', configPath, workers: workers.value } : usageError(`--workers: ${workers.reason} (got ${JSON.stringify(values.workers)})`);
     }
     default:
       return { kind: 'run', command: command.name, configPath };

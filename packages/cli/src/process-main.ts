@@ -14,10 +14,10 @@ const waitForStop = (): Promise<string> =>
     process.once('SIGINT', stop);
   });
 
-/** Runs `ensign` with this process's arguments and sets its exit code. */
-export async function runProcess(embedded: EmbeddedResources = {}): Promise<void> {
+/** Runs `ensign` with this process's arguments (from `process.argv[firstArg]` on) and sets its exit code. */
+export async function runProcess(embedded: EmbeddedResources = {}, firstArg = 2): Promise<void> {
   const code = await run(
-    process.argv.slice(2),
+    process.argv.slice(firstArg),
     {
       env: process.env,
       stdout: (text) => process.stdout.write(text),

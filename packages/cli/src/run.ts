@@ -1,7 +1,9 @@
 /** Runs one `ensign` invocation and resolves its exit code; `main.ts` binds it to the process. */
+import cluster from 'node:cluster';
 import { parseCommandLine } from './cli.js';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/config.loader.js';
 import type { EmbeddedResources } from './embedded.js';
+import { workerCountOf } from './evaluator-cluster/worker-count.js';
 import { createLogger } from './logger.js';
 import { buildInfo } from './version.js';
 import { type RunningTracing, startTracing } from './otel-tracing.js';
@@ -86,8 +88,16 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
   try {
     if (invocation.command === 'evaluator') {
       keepYoungGenerationSmall(process.execArgv, io.env.NODE_OPTIONS);
+      // --workers wins over evaluator.workers from the file or the environment.
+      const config = invocation.workers === undefined ? loaded.config : { ...loaded.config, evaluator: { ...loaded.config.evaluator, workers: invocation.workers } };
+      const workers = cluster.isPrimary ? workerCountOf(config.evaluator.workers) : 1;
+      if (workers > 1 && config.nats.url !== '') {
+        // The primary of several workers loads none of what evaluates: it only forks and watches them.
+        const { evaluatorPrimary } = await import('./evaluator-cluster/evaluator-primary.js');
+        return await evaluatorPrimary(config, logger, stopSignal, workers);
+      }
       const { evaluatorCommand } = await import('./commands/evaluator.command.js');
-      return await evaluatorCommand(loaded.config, logger, stopSignal, (line) => io.stderr(`${line}\n`));
+      return await evaluatorCommand(config, logger, stopSignal, (line) => io.stderr(`${line}\n`));
     }
     const { serverCommand } = await import('./commands/server.command.js');
     return await serverCommand(loaded.config, logger, stopSignal, embedded);

@@ -49,7 +49,7 @@ test('without a file or environment every setting has its documented default', (
     },
     evaluation: { hash: 'murmur3' },
     nats: { url: '', bucket: 'ensign_snapshots', object_store: 'ensign_snapshot_docs', replicas: 1, envelope_version: 2, reconcile_interval: 30_000, compact_interval: 60_000 },
-    evaluator: { max_namespaces: 1000, max_bytes: 536_870_912 },
+    evaluator: { max_namespaces: 1000, max_bytes: 536_870_912, workers: 1 },
     cache: { enabled: false, backend: 'memory', ttl: 60_000, redis: { url: '', prefix: 'ensign' }, memory: { max_entries: 10_000 } },
     authentication: {
       required: false,
@@ -275,6 +275,7 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['nats.compact_interval', 'nats:\n  compact_interval: rarely', 'nats.compact_interval: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "rarely")'],
   ['evaluator.max_namespaces', 'evaluator:\n  max_namespaces: 0', 'evaluator.max_namespaces: must be an integer of at least 1 (got 0)'],
   ['evaluator.max_bytes', 'evaluator:\n  max_bytes: 0', 'evaluator.max_bytes: must be an integer of at least 1 (got 0)'],
+  ['evaluator.workers', 'evaluator:\n  workers: 0', 'evaluator.workers: must be a whole number of at least 1, or auto (got 0)'],
   ['ui.enabled', 'ui:\n  enabled: maybe', 'ui.enabled: must be true or false (got "maybe")'],
   ['cache.enabled', 'cache:\n  enabled: yes', 'cache.enabled: must be true or false (got "yes")'],
   ['cache.backend', 'cache:\n  backend: memcached', 'cache.backend: must be one of memory, redis (got "memcached")'],

@@ -22,7 +22,12 @@ export interface EvaluatorTallies {
 /** What the metrics read of the source. */
 export type MetricsSource = Pick<NatsSnapshotSource, 'ready' | 'namespaces' | 'usage' | 'counts'>;
 
-/** A registry with the process metrics and the evaluator's snapshot metrics over `source`. */
+/**
+ * A registry with the process metrics and the evaluator's snapshot metrics over `source`. Each gauge
+ * says how the workers of one `ensign evaluator --workers N` add up on its one `/metrics` (counters
+ * are summed): ready and revisions as the least of them, ages and holdings (bounded per worker) as
+ * the most.
+ */
 export function createEvaluatorRegistry(source: MetricsSource, now: () => number = Date.now, tallies: EvaluatorTallies = {}): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -34,6 +39,7 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
   new Gauge({
     name: 'ensign_evaluator_ready',
     help: '1 once the initial sync of the snapshot bucket is done and evaluations are answered, else 0.',
+    aggregator: 'min',
     registers,
     collect() {
       this.set(source.ready() ? 1 : 0);
@@ -42,6 +48,7 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
   new Gauge({
     name: 'ensign_snapshot_revision',
     help: 'Revision of each namespace held compiled.',
+    aggregator: 'min',
     labelNames: ['namespace'],
     registers,
     collect() {
@@ -52,6 +59,7 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
   new Gauge({
     name: 'ensign_snapshot_age_seconds',
     help: 'Seconds since each held namespace took its current revision.',
+    aggregator: 'max',
     labelNames: ['namespace'],
     registers,
     collect() {
@@ -63,6 +71,7 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
   new Gauge({
     name: 'ensign_snapshot_namespaces_held',
     help: 'Namespaces held compiled (bounded by evaluator.max_namespaces and evaluator.max_bytes).',
+    aggregator: 'max',
     registers,
     collect() {
       this.set(source.usage().held);
@@ -71,6 +80,7 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
   new Gauge({
     name: 'ensign_snapshot_namespaces_known',
     help: 'Namespaces in the snapshot bucket, held or not; one not held is fetched on its first request.',
+    aggregator: 'max',
     registers,
     collect() {
       this.set(source.usage().known);
@@ -79,6 +89,7 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
   new Gauge({
     name: 'ensign_snapshot_bytes_held',
     help: 'Approximate heap bytes of the namespaces held (documents and compiled forms).',
+    aggregator: 'max',
     registers,
     collect() {
       this.set(source.usage().bytes);

@@ -21,7 +21,7 @@ export type {
 } from './nats-snapshot-source.js';
 export { createEvaluatorHealthHandler } from './evaluator-health.route.js';
 export type { EvaluatorHealthBody } from './evaluator-health.route.js';
-export { createEvaluatorMetricsHandler } from './evaluator-metrics.route.js';
+export { createEvaluatorMetricsHandler, createEvaluatorRegistry } from './evaluator-metrics.route.js';
 export { EvaluationTally, LATENCY_BOUNDS_MS } from './metrics/evaluation-tally.js';
 export type { EvaluationRecorder } from './metrics/evaluation-tally.js';
 export { registerEvaluationMetrics } from './metrics/evaluation-metrics.js';
@@ -29,7 +29,7 @@ export { DEFAULT_MAX_COUNTS_PER_BATCH, DEFAULT_MAX_PENDING_BATCHES, DEFAULT_STOP
 export type { UsageLogger, UsageShipperOptions } from './metrics/usage-shipper.js';
 export { registerRequestMetrics, RequestTally } from './metrics/request-tally.js';
 export type { RequestRecorder } from './metrics/request-tally.js';
-export type { MetricsSource } from './evaluator-metrics.route.js';
+export type { EvaluatorTallies, MetricsSource } from './evaluator-metrics.route.js';
 export type { EvaluatorAuthOptions } from './http/request-credentials.js';
 export type { LegacyBatchEvaluationResponse, LegacyEvaluationResponse } from './operations/legacy-responses.js';
 export { registerStreamMetrics } from './streams/stream-metrics.js';

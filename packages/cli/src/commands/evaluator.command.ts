@@ -3,13 +3,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DigestSet, EMPTY_DIGEST_SET } from '@ensign/auth';
 import { type DigestBus, type DigestWatch, openDigestBus, type SnapshotBus } from '@ensign/bus';
 import { errorBody, gatewayNotFound } from '@ensign/core';
-import { createEvaluationHandler, createEvaluatorHealthHandler, createEvaluatorMetricsHandler, createHealthCheck, NatsSnapshotSource } from '@ensign/evaluator';
+import { createEvaluationHandler, createEvaluatorHealthHandler, createEvaluatorMetricsHandler, createEvaluatorRegistry, createHealthCheck, NatsSnapshotSource } from '@ensign/evaluator';
 import { evaluationBindings } from '@ensign/grpc/evaluation';
 import type { Logger } from 'pino';
 import { digestSetFromBus } from '../auth-digests.js';
 import { configuredJwtVerifier, evaluatorAuth } from '../authentication.js';
 import { countingOf } from '../counting.js';
 import type { EnsignConfig } from '../config/config.schema.js';
+import { joinCluster } from '../evaluator-cluster/cluster-worker.js';
 import { grpcAuth, startGrpcListener } from '../grpc-listener.js';
 import { listen } from '../http-server.js';
 import { Lifecycle, type LifecycleHooks } from '../lifecycle.js';
@@ -43,13 +44,18 @@ async function watchDigests(bus: DigestBus, holder: { current: DigestSet }): Pro
 /**
  * Runs the evaluator until `stopSignal` resolves; resolves the exit code. `usage` reports a
  * configuration that cannot run (exit 2) in one line; `hooks` wrap each component's start and stop
- * (tests fail each start in turn).
+ * (tests fail each start in turn). In a worker of `ensign evaluator --workers N` it is one of the
+ * evaluators the primary (evaluator-primary.ts) runs.
  */
-export async function evaluatorCommand(config: EnsignConfig, logger: Logger, stopSignal: Promise<string>, usage: (line: string) => void, hooks: LifecycleHooks = {}): Promise<number> {
+export async function evaluatorCommand(config: EnsignConfig, processLogger: Logger, processStop: Promise<string>, usage: (line: string) => void, hooks: LifecycleHooks = {}): Promise<number> {
   if (config.nats.url === '') {
     usage('ensign: invalid configuration: nats.url: must be set for ensign evaluator, which reads its snapshots from NATS');
     return 2;
   }
+  const cluster = joinCluster();
+  // A worker names itself on every log line and also stops when the primary says so.
+  const logger = cluster === undefined ? processLogger : processLogger.child({ worker: Number(cluster.slot) });
+  const stopSignal = cluster === undefined ? processStop : Promise.race([processStop, cluster.stopRequested]);
   // With authentication required, bearer tokens are checked against the digest set the server publishes.
   const required = config.authentication.required;
   // Declared in start order; the stack stops them in reverse, after a failed start and on a signal alike.
@@ -106,7 +112,10 @@ export async function evaluatorCommand(config: EnsignConfig, logger: Logger, sto
     const evaluate = createEvaluationHandler({ source, logger, bodyLimitBytes: config.server.body_limit, auth, hash: config.evaluation.hash, ...counting });
     const health = createEvaluatorHealthHandler(source);
     const streams = evaluate.streams;
-    const metrics = createEvaluatorMetricsHandler(source, Date.now, { evaluations: config.metrics.enabled ? counting.recorder : undefined, requests: counting.requests, streams: streams?.counts });
+    const tallies = { evaluations: config.metrics.enabled ? counting.recorder : undefined, requests: counting.requests, streams: streams?.counts };
+    // A worker's scrape answers every worker's metrics summed; the primary gathers them.
+    const metrics = cluster === undefined ? createEvaluatorMetricsHandler(source, Date.now, tallies) : cluster.metricsRoute(createEvaluatorRegistry(source, Date.now, tallies), counting.requests);
+    if (cluster !== undefined) await stack.start('initial sync', () => cluster.synced(() => source.ready(), stopSignal));
     // gRPC first: once /health answers, every port of the evaluator is served.
     const { recorder, requests } = counting;
     await stack.start(
@@ -145,13 +154,18 @@ export async function evaluatorCommand(config: EnsignConfig, logger: Logger, sto
     for (const { name, err: stopErr } of await stack.stop(0)) logger.warn({ err: stopErr, component: name }, `stopping ${name} after the failed start failed`);
     return 1;
   }
-  logger.info({ address, bucket: config.nats.bucket, authenticationRequired: required }, 'evaluator listening');
+  if (cluster === undefined) logger.info({ address, bucket: config.nats.bucket, authenticationRequired: required }, 'evaluator listening');
+  else {
+    logger.info({ address }, 'evaluator worker listening');
+    cluster.ready(address);
+  }
 
   const signal = await stopSignal;
   logger.info({ signal, timeoutMs: config.server.shutdown_timeout }, 'shutting down');
   // The listeners drain first (within the timeout); then what was counted since the last flush is shipped, and the NATS connections close.
   const failures = await stack.stop(config.server.shutdown_timeout);
   for (const { name, err } of failures) logger.error({ err, component: name }, `stopping ${name} failed`);
+  cluster?.leave();
   if (failures.length > 0) return 1;
   logger.info('stopped');
   return 0;

@@ -8,6 +8,7 @@ import { boolean, duration, integer, type Kind, listMapping, oneOf, optionalBool
 import { oidcProviders } from './oidc-providers.kind.js';
 import { roleMappings } from './role-mappings.kind.js';
 import { webhookTemplates } from './webhook-templates.kind.js';
+import { workerCount } from './workers.kind.js';
 
 /** One configuration setting. */
 export interface Setting<K extends string = string, T = unknown> {
@@ -103,6 +104,7 @@ export const SETTINGS = [
   setting('nats.compact_interval', duration(), 60_000, 'How long changes may stay as a delta in the bucket before the server publishes the whole namespace again (also done once the deltas sent since the last full snapshot add up to its size).'),
   setting('evaluator.max_namespaces', integer(1), 1000, 'Most compiled namespaces an `ensign evaluator` holds in memory (least recently used dropped first).'),
   setting('evaluator.max_bytes', integer(1), 536_870_912, 'Most approximate heap bytes of compiled namespaces an `ensign evaluator` holds (least recently used dropped first); 512 MiB.'),
+  setting('evaluator.workers', workerCount(), 1, 'Evaluating processes of an `ensign evaluator` (node:cluster), all on its HTTP and gRPC ports, each following the bucket and holding up to evaluator.max_namespaces and evaluator.max_bytes; auto: one per CPU the process may use (os.availableParallelism(), bounded by a cgroup CPU quota such as a container\'s CPU limit). `--workers` overrides it.'),
   setting('cache.enabled', boolean(), false, 'Serve the control plane\'s reads (namespaces, flags, segments, rules, rollouts) from a cache invalidated by every write.'),
   setting('cache.backend', oneOf(['memory', 'redis']), 'memory', 'memory: in this process; redis: shared by every control plane on the Redis of cache.redis.url.'),
   setting('cache.ttl', duration({ min: 1 }), 60_000, 'How long a cached read is served; writes invalidate it sooner.'),

@@ -2,6 +2,7 @@
  * The entry point of the single-file executable: it hands what the executable embeds (the gRPC
  * protos, the web UI, the SQLite addon) to the same `ensign` that `npm start` runs.
  */
+import cluster from 'node:cluster';
 import { getAsset, isSea } from 'node:sea';
 import { useProtoDescriptor } from '@ensign/grpc/evaluation';
 import type { EmbeddedResources } from '../embedded.js';
@@ -27,7 +28,9 @@ if (!isSea()) {
     process.exitCode = 1;
   };
   try {
-    runProcess(embeddedResources()).catch(fail);
+    // node:cluster starts a worker as `<executable> <entry> <arguments…>`, its entry being the
+    // executable again, which the executable (unlike node) hands on as the first argument.
+    runProcess(embeddedResources(), cluster.isWorker ? 3 : 2).catch(fail);
   } catch (err) {
     fail(err);
   }

@@ -55,6 +55,14 @@ export class RequestTally implements RequestRecorder {
     tally.latency.observe(ms / 1000);
   }
 
+  /** HTTP requests and gRPC calls answered so far, added up when asked (a worker's share on /metrics). */
+  answered(): number {
+    let total = 0;
+    for (const methods of this.routes.values()) for (const statuses of methods.values()) for (const latency of statuses.values()) total += latency.count;
+    for (const { latency } of this.calls.values()) total += latency.count;
+    return total;
+  }
+
   httpValues(name: string): MetricValue[] {
     const values: MetricValue[] = [];
     for (const [route, methods] of this.routes) {

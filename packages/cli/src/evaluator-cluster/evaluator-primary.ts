@@ -1,0 +1,47 @@
+/**
+ * The primary process of `ensign evaluator --workers N`: it opens no bus and answers nothing
+ * itself. It forks the workers (each an evaluator following the bucket, shipping its own evaluation
+ * counts under its own batch ids), holds the ports they share, replaces a worker that dies, gathers
+ * `/metrics` for whichever worker a scrape reaches, and on SIGTERM has every worker drain within
+ * `server.shutdown_timeout`.
+ */
+import type { Logger } from 'pino';
+import type { EnsignConfig } from '../config/config.schema.js';
+import { Lifecycle, type LifecycleHooks } from '../lifecycle.js';
+import { MetricsGathering } from './metrics-gathering.js';
+import { WorkerPool } from './worker-pool.js';
+
+/** Runs `count` workers until `stopSignal` resolves; resolves the exit code. */
+export async function evaluatorPrimary(config: EnsignConfig, logger: Logger, stopSignal: Promise<string>, count: number, hooks: LifecycleHooks = {}): Promise<number> {
+  const stack = new Lifecycle(hooks);
+  let pool!: WorkerPool;
+  try {
+    pool = await stack.start('workers', async (onStop) => {
+      let gathering: MetricsGathering | undefined;
+      const workers = new WorkerPool({
+        count,
+        logger,
+        onMessage: (worker, message) => gathering?.onMessage(worker, message),
+        onExit: (worker) => gathering?.forget(worker),
+      });
+      gathering = new MetricsGathering(workers);
+      onStop((ms) => workers.stop(ms));
+      logger.info({ workers: count }, 'starting evaluator workers');
+      await workers.start();
+      return workers;
+    });
+  } catch (err) {
+    logger.error({ err }, `start-up failed: ${(err as Error).message}`);
+    for (const { name, err: stopErr } of await stack.stop(0)) logger.warn({ err: stopErr, component: name }, `stopping ${name} after the failed start failed`);
+    return 1;
+  }
+  logger.info({ address: pool.address, workers: count, bucket: config.nats.bucket, authenticationRequired: config.authentication.required }, 'evaluator listening');
+
+  const signal = await stopSignal;
+  logger.info({ signal, timeoutMs: config.server.shutdown_timeout }, 'shutting down');
+  const failures = await stack.stop(config.server.shutdown_timeout);
+  for (const { name, err } of failures) logger.error({ err, component: name }, `stopping ${name} failed`);
+  if (failures.length > 0) return 1;
+  logger.info('stopped');
+  return 0;
+}
