@@ -15,6 +15,16 @@ export function boundedInput(value: string, max = MAX_QUOTED_INPUT): string {
   return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
 }
 
+/**
+ * A refusal's message with what it quotes bounded: messages quote the input they refuse in double
+ * quotes, so each stretch between quotes (a quoted input, or the words around it) is cut to
+ * `max` characters with its length named. Splitting at every quote also cuts an input that holds
+ * quotes itself, piece by piece.
+ */
+export function boundedQuotes(message: string, max = MAX_QUOTED_INPUT): string {
+  return message.length <= max ? message : message.split('"').map((part) => boundedInput(part, max)).join('"');
+}
+
 /** A whole message cut to `MAX_ERROR_MESSAGE` characters. */
 export function boundedMessage(message: string): string {
   return message.length <= MAX_ERROR_MESSAGE ? message : `${message.slice(0, MAX_ERROR_MESSAGE)}… (message of ${message.length} characters cut)`;

@@ -2,7 +2,7 @@
  * The one error type of Ensign. Every layer throws `AppError`; each transport maps its `code`
  * once (HTTP status + Flipt's `{code, message, details}` body, or a gRPC status).
  */
-import { boundedMessage } from './bounded-text.js';
+import { boundedMessage, boundedQuotes } from './bounded-text.js';
 
 /** gRPC status codes; Flipt's HTTP error bodies carry these integers in `code`. */
 export const Code = {
@@ -63,15 +63,20 @@ export const bodyTooLarge = (limitBytes: number): AppError =>
 /** A write the current state refuses (a flag others require, a schedule already applied): 409, FAILED_PRECONDITION over gRPC. */
 export const conflict = (message: string): AppError => new AppError(Code.FailedPrecondition, message, { httpStatus: 409 });
 
-/** `<thing> not found`, HTTP 404. */
-export const notFound = (message: string): AppError => new AppError(Code.NotFound, message);
+/*
+ * The refusals below quote what they refuse: what they quote is cut (`boundedQuotes`), so a lookup
+ * or a value of 100 KB is answered with a short message.
+ */
+
+/** `<thing> "<name>" not found`, HTTP 404. */
+export const notFound = (message: string): AppError => new AppError(Code.NotFound, boundedQuotes(message));
 
 /** A request that is wrong as a whole (duplicates, references in use), HTTP 400. */
-export const invalid = (message: string): AppError => new AppError(Code.InvalidArgument, message);
+export const invalid = (message: string): AppError => new AppError(Code.InvalidArgument, boundedQuotes(message));
 
 /** `invalid field <field>: <reason>`, HTTP 400. */
 export const invalidField = (field: string, reason: string): AppError =>
-  new AppError(Code.InvalidArgument, `invalid field ${field}: ${reason}`, { field });
+  new AppError(Code.InvalidArgument, boundedQuotes(`invalid field ${field}: ${reason}`), { field });
 
 /** `invalid field <field>: must not be empty`, HTTP 400. */
 export const emptyField = (field: string): AppError => invalidField(field, 'must not be empty');

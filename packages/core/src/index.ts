@@ -1,4 +1,4 @@
-export { boundedInput, boundedMessage, MAX_ERROR_MESSAGE, MAX_QUOTED_INPUT } from './bounded-text.js';
+export { boundedInput, boundedMessage, boundedQuotes, MAX_ERROR_MESSAGE, MAX_QUOTED_INPUT } from './bounded-text.js';
 export {
   AppError,
   bodyTooLarge,
@@ -96,6 +96,7 @@ export { decodePageCursor, decodePageToken, encodePageToken } from './pagination
 export {
   isFields,
   lookup,
+  MAX_OBJECT_DEPTH,
   readBoolean,
   readBooleanParam,
   readEnum,

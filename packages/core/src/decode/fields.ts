@@ -111,13 +111,36 @@ export function readStringArray(src: Fields, name: string, label = name): string
   return [...(value as string[])];
 }
 
+/** A value as a refusal quotes it: a scalar as JSON, an array or object by its kind (it may be nested past what `JSON.stringify` can write). */
+const quoted = (value: unknown): string => (Array.isArray(value) ? 'an array' : typeof value === 'object' && value !== null ? 'an object' : String(JSON.stringify(value)));
+
 /** An enum field by name or proto integer; undefined when not sent so the caller picks the default. */
 export function readEnum<N extends string>(src: Fields, name: string, spec: EnumSpec<N>, label = name): N | undefined {
   const value = lookup(src, name);
   if (value === undefined) return undefined;
   const parsed = spec.parse(value);
-  if (parsed === undefined) throw invalidField(label, `unknown value ${JSON.stringify(value)}`);
+  if (parsed === undefined) throw invalidField(label, `unknown value ${quoted(value)}`);
   return parsed;
+}
+
+/**
+ * How deep a free-form object may nest. It is stored and answered as JSON text, which
+ * `JSON.stringify` cannot write past a few thousand levels (Flipt's protojson refuses 10,000).
+ */
+export const MAX_OBJECT_DEPTH = 1000;
+
+/** How deeply `value` nests, counted without recursion (it may nest too deep to recurse), up to `limit` + 1. */
+function depthOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop() as [unknown, number];
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** A free-form JSON object field (Flipt's `google.protobuf.Struct`); undefined when not sent. */
@@ -125,6 +148,7 @@ export function readObject(src: Fields, name: string, label = name): Record<stri
   const value = lookup(src, name);
   if (value === undefined) return undefined;
   if (!isFields(value)) throw invalidField(label, 'must be a JSON object');
+  if (depthOf(value, MAX_OBJECT_DEPTH) > MAX_OBJECT_DEPTH) throw invalidField(label, `must not nest deeper than ${MAX_OBJECT_DEPTH} levels`);
   return { ...value };
 }
 
