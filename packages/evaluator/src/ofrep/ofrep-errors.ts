@@ -1,5 +1,5 @@
 /** OFREP's own error bodies: `{key, errorCode, errorDetails}` instead of Flipt's `{code, message, details}`. */
-import { AppError, Code } from '@ensign/core';
+import { AppError, boundedInput, Code } from '@ensign/core';
 import type { EvaluationFailure } from '@ensign/engine';
 
 const CODE_OF_STATUS: Readonly<Record<number, Code>> = { 400: Code.InvalidArgument, 404: Code.NotFound };
@@ -30,8 +30,8 @@ export function ofrepFailure(key: string, failure: EvaluationFailure): OfrepErro
   }
 }
 
-/** COMPAT(flipt): Flipt's wording for a flag that does not exist. */
-export const flagNotFound = (key: string): OfrepError => new OfrepError(404, 'FLAG_NOT_FOUND', `flag was not found ${key}`, key);
+/** COMPAT(flipt): Flipt's wording for a flag that does not exist (a long key quoted cut, with its length). */
+export const flagNotFound = (key: string): OfrepError => new OfrepError(404, 'FLAG_NOT_FOUND', `flag was not found ${boundedInput(key)}`, key);
 
 /** Any failure as OFREP answers it: a bad request is INVALID_CONTEXT, the rest GENERAL with its status. */
 export function toOfrepError(err: AppError): OfrepError {
