@@ -2,6 +2,7 @@
  * `POST /api/v1/namespaces/{ns}/import`: one Flipt document into one namespace, previewed with
  * `dryRun=true` (which writes nothing), applied in one change; refusals name the field.
  */
+import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import { parse, stringify } from 'yaml';
 import { seedShop, shopDocument } from './documents-seed.js';
@@ -226,4 +227,25 @@ test('a body over the app\'s limit is a 413', async (t) => {
   t.is(chunked.status, 413, 'also when the length is not announced');
   const fits = await small.call('POST', '/api/v1/namespaces/default/import?dryRun=true', { body: 'flags:\n- key: tiny\n  name: T\n', headers: { 'content-type': 'application/yaml' } });
   t.is(fits.status, 200, fits.text);
+});
+
+test('a body is decoded by its Content-Encoding as the API\'s other bodies are; an encoding not served is refused, and writes nothing', async (t) => {
+  const doc = 'flags:\n- key: zipped\n  name: Zipped\n';
+  const zipped = await h.call('POST', '/api/v1/namespaces/encoded/import?dryRun=true', { body: gzipSync(doc), headers: { 'content-type': 'application/yaml', 'content-encoding': 'gzip' } });
+  t.is(zipped.status, 200, zipped.text);
+  t.deepEqual(zipped.json.flags.created, ['zipped']);
+  const unknown = await h.call('POST', '/api/v1/namespaces/encoded/import', { body: doc, headers: { 'content-type': 'application/yaml', 'content-encoding': 'compress' } });
+  t.deepEqual(unknown.json, invalidBody('invalid request body: Unsupported Content-Encoding: compress'));
+  const garbled = await h.call('POST', '/api/v1/namespaces/encoded/import', { body: doc, headers: { 'content-type': 'application/yaml', 'content-encoding': 'gzip' } });
+  t.is(garbled.status, 400, garbled.text);
+  t.regex(garbled.json.message, /^invalid request body: /);
+  t.is((await h.call('GET', '/api/v1/namespaces/encoded')).status, 404, 'no namespace was created');
+});
+
+test('a compressed body is refused once it decodes past the limit', async (t) => {
+  const small = await startHarness({ bodyLimitBytes: 200 });
+  t.teardown(() => small.close());
+  const bomb = gzipSync(`# ${'x'.repeat(10_000_000)}\n`);
+  const res = await small.call('POST', '/api/v1/namespaces/default/import?dryRun=true', { body: bomb, headers: { 'content-type': 'application/yaml', 'content-encoding': 'gzip' } });
+  t.is(res.status, 413);
 });
