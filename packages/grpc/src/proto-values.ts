@@ -4,6 +4,8 @@
  * names, 64-bit integers as strings).
  */
 
+import { invalid } from '@ensign/core';
+
 /** `google.protobuf.Timestamp` as proto-loader reads and writes it. */
 export interface ProtoTimestamp {
   seconds: string;
@@ -18,12 +20,22 @@ export function toTimestamp(rfc3339: string): ProtoTimestamp {
   return { seconds: String(Math.floor(ms / 1000)), nanos };
 }
 
-/** A Timestamp as RFC 3339 with milliseconds; undefined for an absent or zero timestamp. */
+/** A Timestamp's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z, as its definition sets. */
+const MIN_SECONDS = -62_135_596_800;
+const MAX_SECONDS = 253_402_300_799;
+
+/**
+ * A Timestamp as RFC 3339 with milliseconds; undefined for an absent or zero timestamp. One outside
+ * the range its definition sets (or with nanos outside 0…999,999,999) is refused: no time names it.
+ */
 export function fromTimestamp(ts: Partial<ProtoTimestamp> | null | undefined): string | undefined {
   if (ts === null || ts === undefined) return undefined;
   const seconds = Number(ts.seconds ?? 0);
   const nanos = ts.nanos ?? 0;
   if (seconds === 0 && nanos === 0) return undefined;
+  if (!(seconds >= MIN_SECONDS && seconds <= MAX_SECONDS && nanos >= 0 && nanos <= 999_999_999)) {
+    throw invalid(`invalid timestamp: ${ts.seconds ?? 0} seconds and ${nanos} nanos is not a time from 0001-01-01 to 9999-12-31`);
+  }
   return new Date(seconds * 1000 + Math.floor(nanos / 1e6)).toISOString();
 }
 
