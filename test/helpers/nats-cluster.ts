@@ -91,6 +91,31 @@ export class NatsCluster {
     }
   }
 
+  /**
+   * Waits until each stream has a leader and every replica is current: a server brought back has
+   * caught up. (nats-server 2.9 may leave a stream without a leader for long when its leader dies
+   * while another replica is still catching up, as a cluster losing two servers at once would.)
+   */
+  async waitCaughtUp(streams: string[], timeoutMs = 30_000): Promise<void> {
+    const nc = await this.connect();
+    try {
+      const jsm = await nc.jetstreamManager();
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const infos = await Promise.all(streams.map((stream) => jsm.streams.info(stream).catch(() => undefined)));
+        const current = infos.every((info) => {
+          const replicas = info?.cluster?.replicas ?? [];
+          return info?.cluster?.leader !== undefined && replicas.length === this.members.length - 1 && replicas.every((r) => r.current && !r.offline && !(r.lag > 0));
+        });
+        if (current) return;
+        if (Date.now() > deadline) throw new Error(`streams ${streams.join(', ')} not caught up within ${timeoutMs} ms: ${JSON.stringify(infos.map((i) => i?.cluster))}`);
+        await delay(200);
+      }
+    } finally {
+      await nc.close();
+    }
+  }
+
   /** kill -9: no goodbye to the clients or the other servers. */
   async kill(name: string): Promise<void> {
     const member = this.member(name);

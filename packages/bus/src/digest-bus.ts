@@ -80,7 +80,8 @@ export function openDigestBus(options: DigestBusOptions): DigestBus {
       logger,
       retryWaitMs: retryWait,
       registry: watches,
-      onConsumerLost: (lost) => connection.onConsumersAtRisk(lost),
+      onReconnect: (reconnected) => connection.onReconnect(reconnected),
+      onClusterChange: (changed) => connection.onClusterChange(changed),
     });
   }
 

@@ -18,12 +18,18 @@ export interface KvFollowOptions {
   /** The follows of one bus, so closing it stops them all; a follow leaves it when stopped. */
   registry: Set<KvFollow>;
   /**
-   * Calls its argument whenever the watch's consumer may be gone (the connection is back after a
-   * loss, a server left the cluster); returns how to stop. A restarted server forgets the consumer,
-   * an idle one drops it after a few seconds, a dead one takes it along, and the watch's own
-   * heartbeat check would take 10-15 s to notice.
+   * Calls its argument each time the connection is back after a loss; returns how to stop. The
+   * watch's consumer may not have outlived the outage (a restarted server forgets it, an idle one
+   * drops it after a few seconds), and its own heartbeat check would take 10-15 s to notice.
    */
-  onConsumerLost?: (lost: () => void) => () => void;
+  onReconnect?: (reconnected: () => void) => () => void;
+  /**
+   * Calls its argument each time the cluster changed (a server left or joined); returns how to
+   * stop. The watch asks after its consumer then, and restarts when it does not answer: the
+   * server it lived on is gone. A consumer that answers is left alone, so a watch keeps flowing
+   * while the cluster elects a new JetStream meta leader, which a new consumer would wait for.
+   */
+  onClusterChange?: (changed: () => void) => () => void;
 }
 
 export interface KvFollow {
@@ -42,9 +48,11 @@ export function followKv(options: KvFollowOptions): KvFollow {
   let synced = false;
   /** Stream sequence of the last entry delivered; 0 before the first. */
   let lastSeq = 0;
-  /** Counts the times the consumer may have been lost, so a watch opened across one is replaced at once. */
+  /** Counts the times the consumer was or may have been lost, so a watch opened across one is replaced at once. */
   let losses = 0;
   let stopCurrent: (() => void) | undefined;
+  /** Whether the current watch's consumer still answers. */
+  let consumerAnswers: (() => Promise<boolean>) | undefined;
   const markSynced = (): void => {
     if (synced || stopped) return;
     synced = true;
@@ -68,6 +76,7 @@ export function followKv(options: KvFollowOptions): KvFollow {
     });
     returned = true;
     stopCurrent = () => iter.stop();
+    consumerAnswers = () => answers(iter);
     if (stopped || losses !== epoch) iter.stop();
     const target = initializedEarly ? iter.getReceived() : Infinity;
     let processed = 0;
@@ -80,9 +89,16 @@ export function followKv(options: KvFollowOptions): KvFollow {
     }
   }
 
-  const stopListening = options.onConsumerLost?.(() => {
+  const restart = (): void => {
     losses++;
     stopCurrent?.();
+  };
+  const stopListening = options.onReconnect?.(restart);
+  const stopHearingCluster = options.onClusterChange?.(() => {
+    const epoch = losses;
+    void consumerAnswers?.().then((ok) => {
+      if (!ok && epoch === losses && !stopped) restart();
+    });
   });
 
   const loop = (async () => {
@@ -105,6 +121,7 @@ export function followKv(options: KvFollowOptions): KvFollow {
     async stop() {
       stopped = true;
       stopListening?.();
+      stopHearingCluster?.();
       stopCurrent?.();
       options.registry.delete(follow);
       await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, 1000))]);
@@ -112,6 +129,21 @@ export function followKv(options: KvFollowOptions): KvFollow {
   };
   options.registry.add(follow);
   return follow;
+}
+
+/**
+ * Whether a watch's consumer answers (its info, within the JetStream request timeout). The
+ * iterator keeps its subscription in a field nats.js does not type; without it, say no.
+ */
+async function answers(iter: object): Promise<boolean> {
+  const sub = (iter as { _data?: { consumerInfo?: () => Promise<unknown> } })._data;
+  if (typeof sub?.consumerInfo !== 'function') return false;
+  try {
+    await sub.consumerInfo();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** JetStream's "wrong last sequence": someone else wrote the key first. */

@@ -85,18 +85,12 @@ export class HealingConnection {
   }
 
   /**
-   * Calls `listener` whenever a JetStream consumer of this connection may be gone without a word:
-   * after the connection is back from a loss, and whenever the server announces that its cluster
-   * changed (a server left or joined; an ephemeral consumer lives on one server). Watches restart
-   * on it instead of waiting 10-15 s for their missed heartbeats.
+   * Calls `listener` whenever the server announces that its cluster changed (a server left or
+   * joined): an ephemeral consumer lives on one server and may have gone with it, without a word.
    */
-  onConsumersAtRisk(listener: () => void): () => void {
+  onClusterChange(listener: () => void): () => void {
     this.clusterListeners.add(listener);
-    const stopReconnect = this.onReconnect(listener);
-    return () => {
-      this.clusterListeners.delete(listener);
-      stopReconnect();
-    };
+    return () => this.clusterListeners.delete(listener);
   }
 
   private setState(next: BusStatus): void {

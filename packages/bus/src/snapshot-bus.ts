@@ -116,7 +116,8 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
       logger,
       retryWaitMs: retryWait,
       registry: watches,
-      onConsumerLost: (lost) => connection.onConsumersAtRisk(lost),
+      onReconnect: (reconnected) => connection.onReconnect(reconnected),
+      onClusterChange: (changed) => connection.onClusterChange(changed),
     });
   }
 
