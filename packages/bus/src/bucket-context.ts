@@ -42,26 +42,7 @@ export function envelopeAt<K extends KeyKind>(key: { namespaceKey: string; kind:
   return envelope as EnvelopeOf<K>;
 }
 
-/**
- * The envelope an entry read from a namespace key holds; undefined for an absent or deleted key,
- * and (with a warning) for a value that is not an envelope of that key, which a write replaces.
- */
-export function heldEnvelope<K extends KeyKind>(
-  context: BucketContext,
-  entry: KvEntry | null,
-  key: { namespaceKey: string; kind: K },
-): EnvelopeOf<K> | undefined {
-  if (entry === null || entry.operation !== 'PUT') return undefined;
-  try {
-    return envelopeAt(key, entry.value);
-  } catch (err) {
-    if (err instanceof NewerEnvelopeError) noticeNewer(context, err, entry.key);
-    else context.logger?.warn({ err, key: entry.key, seq: entry.revision }, 'unreadable snapshot envelope skipped');
-    return undefined;
-  }
-}
-
-/** What a writer must know of a key's value: its revision and format, and the envelope when this release reads it. */
+/** What is known of a key's value: its revision and format, and the envelope when this release reads it. */
 export interface HeldValue<K extends KeyKind> {
   revision: number;
   version: number;
@@ -69,22 +50,28 @@ export interface HeldValue<K extends KeyKind> {
 }
 
 /**
- * The value under a namespace key as a writer sees it: undefined for an absent, deleted or
- * unreadable one (which a write replaces); an envelope of a newer format (logged once) is
- * returned with its revision, or -1 when it names none.
+ * The value under a namespace key: undefined for an absent or deleted key, and (with a warning) for
+ * a value that is not an envelope of that key, which a write replaces. An envelope of a newer
+ * format (logged once) comes without `envelope`, with its revision, or -1 when it names none.
  */
 export function heldValue<K extends KeyKind>(context: BucketContext, entry: KvEntry | null, key: { namespaceKey: string; kind: K }): HeldValue<K> | undefined {
   if (entry === null || entry.operation !== 'PUT') return undefined;
   try {
-    parseEnvelope(entry.value);
+    const envelope = envelopeAt(key, entry.value);
+    return { revision: envelope.revision, version: envelope.v, envelope };
   } catch (err) {
     if (err instanceof NewerEnvelopeError) {
       noticeNewer(context, err, entry.key);
       return { revision: err.revision ?? -1, version: err.version };
     }
+    context.logger?.warn({ err, key: entry.key, seq: entry.revision }, 'unreadable snapshot envelope skipped');
+    return undefined;
   }
-  const envelope = heldEnvelope(context, entry, key);
-  return envelope === undefined ? undefined : { revision: envelope.revision, version: envelope.v, envelope };
+}
+
+/** The envelope an entry read from a namespace key holds, when this release reads it (see `heldValue`). */
+export function heldEnvelope<K extends KeyKind>(context: BucketContext, entry: KvEntry | null, key: { namespaceKey: string; kind: K }): EnvelopeOf<K> | undefined {
+  return heldValue(context, entry, key)?.envelope;
 }
 
 /**
