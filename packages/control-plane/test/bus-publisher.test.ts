@@ -43,12 +43,15 @@ function setup() {
   tracker.unknownUpTo('ns', 1);
   const publisher = new BusPublisher({ bus, tracker, current: () => current, logger: capturingLogger().logger });
   /** A write at the next revision switching `key` off, as the pipeline records it. */
-  const write = (key: string): void => {
+  const change = (key: string): void => {
     current = current.next(current.revision + 1, [flag(key, false)], []);
     tracker.wrote('ns', current.revision, [key]);
+  };
+  const write = (key: string): void => {
+    change(key);
     publisher.publish('ns');
   };
-  return { bus, tracker, publisher, write, current: () => current };
+  return { bus, tracker, publisher, change, write, current: () => current };
 }
 
 test('the first publish is a hydration; later ones are deltas naming every flag changed since it', async (t) => {
@@ -83,6 +86,29 @@ test('once the deltas sent add up to the hydration, the next publish is a hydrat
   const after = kinds.lastIndexOf('hydration');
   const next = bus.sent[after + 1];
   if (next !== undefined && next.kind === 'delta') t.is(next.delta.baseRevision, (bus.sent[after] as { snapshot: NamespaceSnapshot }).snapshot.revision, 'deltas start again from the new hydration');
+});
+
+test('a compaction sends the delta of its changes first, so followers holding its base never decode the hydration', async (t) => {
+  const { bus, publisher, change, write } = setup();
+  publisher.publish('ns');
+  await publisher.settled();
+  write('f1');
+  await publisher.settled();
+  // A scheduled compaction of a revision already sent as a delta sends nothing more than the hydration.
+  publisher.publish('ns', true);
+  await publisher.settled();
+  t.deepEqual(bus.kinds(), ['hydration', 'delta', 'hydration']);
+  // One of a new revision sends its delta (from the base evaluators hold), then the hydration at the same revision.
+  change('f2');
+  publisher.publish('ns', true);
+  await publisher.settled();
+  t.deepEqual(bus.kinds().slice(3), ['delta', 'hydration']);
+  const [delta, hydration] = bus.sent.slice(3);
+  if (delta?.kind !== 'delta' || hydration?.kind !== 'hydration') throw new Error('expected a delta, then a hydration');
+  t.is(delta.delta.baseRevision, 2);
+  t.is(delta.delta.revision, hydration.snapshot.revision);
+  t.is(delta.delta.checksum, hydration.snapshot.checksum);
+  t.deepEqual(delta.delta.flags.map((f) => f.key), ['f2']);
 });
 
 test('a burst of writes folds into fewer publishes, the last one the newest version', async (t) => {

@@ -75,7 +75,7 @@ export function emptySnapshot(namespaceKey: string): CompiledSnapshot {
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
-function compileFlag(flag: SnapshotFlag, bucketer: Bucketer, segments: SegmentPlans): FlagPlan {
+export function compileFlag(flag: SnapshotFlag, bucketer: Bucketer, segments: SegmentPlans): FlagPlan {
   const isVariant = flag.type === 'VARIANT_FLAG_TYPE';
   const defaultVariant = flag.defaultVariant ?? null;
   const baseReason: EvaluationReason = defaultVariant === null ? 'UNKNOWN_EVALUATION_REASON' : 'DEFAULT_EVALUATION_REASON';
@@ -193,7 +193,7 @@ function compileGroup(operator: SnapshotSegmentOperator, segments: readonly Snap
  * The segments of one compile, each compiled once however many rules and rollouts use it: within
  * one document (or one delta's flags) a segment key stands for one segment.
  */
-class SegmentPlans {
+export class SegmentPlans {
   private readonly plans = new Map<string, SegmentPlan>();
 
   of(segment: SnapshotSegment): SegmentPlan {

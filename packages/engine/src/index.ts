@@ -4,6 +4,7 @@
  * evaluation never throws.
  */
 export { compileSnapshot, emptySnapshot, patchSnapshot } from './compile-snapshot.js';
+export { SnapshotCompilation } from './compile-in-steps.js';
 export { LayeredMap } from './layered-map.js';
 export type { CompiledFlag, CompiledSnapshot } from './compiled-snapshot.js';
 export { evaluateVariant } from './evaluate-variant.js';

@@ -38,13 +38,42 @@ export function validateSnapshot(doc: unknown): SnapshotProblem[] {
   if (ns !== undefined) v.string(ns, 'key', '$.namespace');
   const flags = v.array(root['flags'], '$.flags');
   const seen = new Set<string>();
-  flags?.forEach((flag, i) => {
-    const key = v.flag(flag, `$.flags[${i}]`);
-    if (key === undefined) return;
-    if (seen.has(key)) report(`$.flags[${i}].key`, `duplicate flag key ${JSON.stringify(key)}`);
-    seen.add(key);
-  });
+  flags?.forEach((flag, i) => seenOnce(v.flag(flag, `$.flags[${i}]`), i, seen, report));
   return problems;
+}
+
+/**
+ * Checks flags of a document one at a time, as `validateSnapshot` does the whole document: the
+ * same problems, paths and cap, and duplicate keys found across every flag checked so far.
+ */
+export class FlagChecks {
+  private readonly seen = new Set<string>();
+  private readonly validator = new Validator((path, message) => {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ path, message });
+  });
+
+  /** Starts with the problems found outside the flags (`validateSnapshot` of the document without them). */
+  constructor(readonly problems: SnapshotProblem[] = []) {}
+
+  /** The flag at `index` of the document's flags. */
+  check(flag: unknown, index: number): void {
+    seenOnce(this.validator.flag(flag, `$.flags[${index}]`), index, this.seen, (path, message) => this.report(path, message));
+  }
+
+  /** A flag known to be valid (equal to one that compiled before): only its key is checked for duplicates. */
+  checkKey(key: string, index: number): void {
+    seenOnce(key, index, this.seen, (path, message) => this.report(path, message));
+  }
+
+  private report(path: string, message: string): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ path, message });
+  }
+}
+
+function seenOnce(key: string | undefined, index: number, seen: Set<string>, report: (path: string, message: string) => void): void {
+  if (key === undefined) return;
+  if (seen.has(key)) report(`$.flags[${index}].key`, `duplicate flag key ${JSON.stringify(key)}`);
+  seen.add(key);
 }
 
 class Validator {

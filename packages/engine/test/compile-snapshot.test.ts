@@ -1,6 +1,6 @@
 /** compileSnapshot: rejects malformed documents with paths, builds nothing partial, freezes the result. */
 import test from 'ava';
-import { SnapshotInvalidError, compileSnapshot, emptySnapshot, evaluateVariant, patchSnapshot, validateSnapshot } from '@ensign/engine';
+import { SnapshotCompilation, SnapshotInvalidError, compileSnapshot, emptySnapshot, evaluateVariant, patchSnapshot, validateSnapshot } from '@ensign/engine';
 import type { SnapshotDocument, SnapshotFlag } from '@ensign/engine';
 import { ENV, booleanFlag, constraint, dist, doc, rule, segment, segmentRollout, threshold, variantFlag } from './snapshot-builders.js';
 
@@ -57,11 +57,56 @@ const malformed: Array<[string, (d: any) => unknown, string[]]> = [
   ],
 ];
 
+/** The paths a compile one flag at a time refuses the document with (its flags must be an array). */
+function pathsInSteps(document: unknown): string[] {
+  const d = document as SnapshotDocument;
+  const compilation = new SnapshotCompilation(d, { hash: 'murmur3' });
+  for (const flag of d.flags) compilation.add(flag);
+  const error = caught(() => compilation.finish());
+  if (!(error instanceof SnapshotInvalidError)) throw new Error('expected SnapshotInvalidError');
+  return error.paths;
+}
+
+function caught(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
 for (const [name, mutate, paths] of malformed) {
   test(`rejects a document with ${name}, naming ${paths.join(', ')}`, (t) => {
     t.deepEqual(pathsOf(mutate(structuredClone(good()))), paths);
+    const document = mutate(structuredClone(good())) as { flags?: unknown };
+    if (Array.isArray(document.flags)) t.deepEqual(pathsInSteps(document), paths, 'compiled one flag at a time');
   });
 }
+
+test('compiled one flag at a time, a document is what compileSnapshot makes of it, kept flags included', (t) => {
+  const whole = compileSnapshot(good(), { hash: 'crc32' });
+  const compilation = new SnapshotCompilation(good(), { hash: 'crc32' });
+  const [first, second] = good().flags as [SnapshotFlag, SnapshotFlag];
+  compilation.add(first);
+  compilation.keep(second.key, whole.flags.get(second.key)!);
+  const stepped = compilation.finish();
+  t.deepEqual([...stepped.flags.keys()], [...whole.flags.keys()]);
+  t.is(stepped.flags.get('b'), whole.flags.get('b'));
+  t.deepEqual(stepped.flags.get('v'), whole.flags.get('v'));
+  const input = { flagKey: 'v', entityId: 'e1', context: { p: 'x' } };
+  t.deepEqual(evaluateVariant(stepped, input, ENV), evaluateVariant(whole, input, ENV));
+  t.true(Object.isFrozen(stepped));
+});
+
+test('a kept flag whose key repeats an earlier one is refused as a duplicate', (t) => {
+  const whole = compileSnapshot(good(), { hash: 'crc32' });
+  const compilation = new SnapshotCompilation(good(), { hash: 'crc32' });
+  compilation.add(good().flags[0]!);
+  compilation.keep('v', whole.flags.get('v')!);
+  const error = t.throws(() => compilation.finish(), { instanceOf: SnapshotInvalidError });
+  t.deepEqual(error?.paths, ['$.flags[1].key']);
+});
 
 test('the error message names each problem', (t) => {
   const d: any = structuredClone(good());

@@ -115,7 +115,7 @@ export class SnapshotFollower {
     if (this.refusals.refused(key, entry.revision)) return;
     if (entry.kind === 'hydration') {
       try {
-        const version = SnapshotVersion.hydrate(await entry.read(), this.options.compile);
+        const version = await SnapshotVersion.hydrateInSlices(await entry.read(), this.options.compile, held);
         this.options.verified?.hydration(key, version.revision);
         if (holder.offer(version)) this.counts.hydrations++;
         else this.counts.deferred++;
@@ -164,7 +164,7 @@ export class SnapshotFollower {
     const { hydration, delta } = current;
     let version: SnapshotVersion;
     try {
-      version = SnapshotVersion.hydrate(hydration, compile);
+      version = await SnapshotVersion.hydrateInSlices(hydration, compile, holder.peek(namespaceKey));
     } catch (err) {
       this.counts.refused++;
       this.refusals.refuse(namespaceKey, hydration.revision, 'snapshot', err);

@@ -3,9 +3,11 @@
  * its checksum. A new version is made from the flags that changed, in time proportional to them:
  * unchanged flags stay the same compiled objects, and the checksum is adjusted, not recomputed.
  */
-import { compileSnapshot, LayeredMap, patchSnapshot } from '@ensign/engine';
-import type { CompileOptions, CompiledSnapshot, NamespaceSnapshot, SnapshotFlag } from '@ensign/engine';
+import { compileSnapshot, LayeredMap, patchSnapshot, SnapshotCompilation } from '@ensign/engine';
+import type { CompileOptions, CompiledFlag, CompiledSnapshot, NamespaceSnapshot, SnapshotFlag } from '@ensign/engine';
 import { adjustSum, checksumOf, digestFlag, type FlagDigest } from './checksum.js';
+import { EventLoopSlices } from './event-loop-slices.js';
+import { sameJson } from './same-json.js';
 import { compareFlags, mergeFlags, positionOf } from './flag-order.js';
 import type { SnapshotDelta } from './snapshot-delta.js';
 import { SnapshotMismatchError } from './snapshot-errors.js';
@@ -53,6 +55,47 @@ export class SnapshotVersion {
     }
     // Kept in the order it was published in: control planes publish the canonical order.
     return new SnapshotVersion({ namespaceKey, revision, checksum, document }, compileSnapshot(document, options), digests, sum, chars, options);
+  }
+
+  /**
+   * `hydrate`, spread over turns of the event loop (`slices`) so that serving goes on meanwhile, and
+   * taking from `held` (an earlier version of the namespace) the digest and compiled form of every
+   * flag whose JSON is unchanged: a hydration mostly repeats what is held, and only the flags that
+   * changed are hashed and compiled. The result, and what it throws, are `hydrate`'s.
+   */
+  static async hydrateInSlices(snapshot: NamespaceSnapshot, options: CompileOptions, held?: SnapshotVersion, slices = new EventLoopSlices()): Promise<SnapshotVersion> {
+    const { namespaceKey, revision, document } = snapshot;
+    const reuse = held !== undefined && held.namespaceKey === namespaceKey && held.options.hash === options.hash ? held : undefined;
+    const compilation = new SnapshotCompilation(document, options);
+    const flags: SnapshotFlag[] = new Array<SnapshotFlag>(document.flags.length);
+    const entries: Array<[string, FlagDigest]> = [];
+    let sum = 0n;
+    let chars = 0;
+    for (let i = 0; i < document.flags.length; i++) {
+      if (slices.spent()) await slices.next();
+      const flag = document.flags[i] as SnapshotFlag;
+      const old = reuse === undefined || typeof flag !== 'object' || flag === null ? undefined : reuse.digests.get(flag.key);
+      let d: FlagDigest;
+      if (old !== undefined && sameJson(old.flag, flag)) {
+        // The held flag object stands in for its equal: the parsed copy is left to the collector.
+        d = old;
+        compilation.keep(old.flag.key, (reuse as SnapshotVersion).compiled.flags.get(old.flag.key) as CompiledFlag);
+      } else {
+        d = digestFlag(flag);
+        compilation.add(flag);
+      }
+      flags[i] = d.flag;
+      sum += d.digest;
+      chars += d.chars;
+      entries.push([d.flag.key, d]);
+    }
+    sum = adjustSum(sum, 0n, 0n);
+    const checksum = checksumOf(namespaceKey, flags.length, sum);
+    if (checksum !== snapshot.checksum) {
+      throw new SnapshotMismatchError('checksum', `snapshot of "${namespaceKey}" at revision ${revision} does not match its checksum`);
+    }
+    const compiled = compilation.finish();
+    return new SnapshotVersion({ namespaceKey, revision, checksum, document: { ...document, flags } }, compiled, LayeredMap.of(entries), sum, chars, options);
   }
 
   get namespaceKey(): string {

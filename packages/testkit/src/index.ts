@@ -12,3 +12,6 @@ export { randomEdits, seeded } from './random-edits.js';
 export type { RandomEditsResult } from './random-edits.js';
 export { eventually } from './eventually.js';
 export { FLIPT_EXAMPLE_ROLES } from './flipt-roles.js';
+export { mixedFlagKey, mixedSnapshotFlags } from './mixed-snapshot.js';
+export { describeDelays, eventLoopDelays } from './event-loop-blocks.js';
+export type { EventLoopDelays } from './event-loop-blocks.js';

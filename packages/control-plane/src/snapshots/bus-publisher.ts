@@ -3,8 +3,9 @@
  * that made them: per namespace at most one publish runs, and a burst of writes folds into one. A
  * publish is a small delta (every flag changed since the bucket's hydration) unless the changes are
  * not known or the deltas sent since the last hydration add up to its size; then the whole
- * namespace goes as a new hydration (compaction). Namespaces whose changes sat out of a hydration
- * for `compactAfterMs` are compacted by the schedule.
+ * namespace goes as a new hydration (compaction), after the delta of its changes when they are
+ * known, so that evaluators following the bucket never decode it. Namespaces whose changes sat out
+ * of a hydration for `compactAfterMs` are compacted by the schedule.
  */
 import { KeyedLanes, traced } from '@ensign/core';
 import type { SnapshotDelta, SnapshotVersion } from '@ensign/snapshots';
@@ -92,10 +93,15 @@ export class BusPublisher {
     const track = tracker.get(namespaceKey);
     if (version.revision <= track.published && !compact) return;
     try {
-      const delta = compact || !tracker.knows(track) || track.deltaBytes >= track.hydrationBytes ? undefined : version.deltaFrom(track.base, track.changed.keys());
-      if (delta !== undefined && delta.flags.length + delta.removed.length <= MAX_DELTA_FLAGS && (await this.sendDelta(delta))) {
+      const known = tracker.knows(track) ? version.deltaFrom(track.base, track.changed.keys()) : undefined;
+      const delta = known !== undefined && known.flags.length + known.removed.length <= MAX_DELTA_FLAGS ? known : undefined;
+      const compacting = compact || track.deltaBytes >= track.hydrationBytes;
+      if (delta !== undefined && !compacting && (await this.sendDelta(delta))) {
         // Sent (or the bucket already holds something newer).
       } else {
+        // A compaction's changes go as a delta first: followers holding its base take them from it and
+        // skip the hydration of the same revision unread, instead of decoding and verifying it whole.
+        if (delta !== undefined && compacting && version.revision > track.published) await this.sendDelta(delta);
         const bytes = await bus.publishHydration(version.snapshot);
         if (bytes !== undefined) {
           this.counts.hydrations++;
