@@ -194,3 +194,13 @@ test.serial('SIGTERM drains every worker and the primary exits 0 within server.s
   t.regex(evaluator.logs(), /"msg":"stopped"/);
   t.notRegex(evaluator.logs(), /shutdown timeout reached/);
 });
+
+test.serial('workers whose primary is killed with -9 stop instead of running on without a port', async (t) => {
+  const orphaned = await startEnsign({ command: 'evaluator', args: ['--workers', '2'], env: { ...nats.env(), ENSIGN_LOG_LEVEL: 'info' } });
+  t.teardown(() => orphaned.stop('SIGKILL'));
+  t.true(await within(60_000, () => orphaned.logs().includes('"msg":"evaluator listening"')), orphaned.logs());
+  const pids = [...orphaned.logs().matchAll(/"workerPid":(\d+),"msg":"evaluator worker answering"/g)].map((m) => Number(m[1]));
+  t.is(pids.length, 2, orphaned.logs());
+  await orphaned.kill9();
+  t.true(await within(30_000, () => pids.every((pid) => !alive(pid))), `workers still running: ${pids.filter(alive).join(', ')}`);
+});

@@ -27,7 +27,8 @@ export async function evaluatorPrimary(config: EnsignConfig, logger: Logger, sto
       gathering = new MetricsGathering(workers);
       onStop((ms) => workers.stop(ms));
       logger.info({ workers: count }, 'starting evaluator workers');
-      await workers.start();
+      // Workers wait for their initial sync (NATS may be down for long): a stop signal meanwhile stops them.
+      await Promise.race([workers.start(), stopSignal]);
       return workers;
     });
   } catch (err) {
@@ -35,7 +36,7 @@ export async function evaluatorPrimary(config: EnsignConfig, logger: Logger, sto
     for (const { name, err: stopErr } of await stack.stop(0)) logger.warn({ err: stopErr, component: name }, `stopping ${name} after the failed start failed`);
     return 1;
   }
-  logger.info({ address: pool.address, workers: count, bucket: config.nats.bucket, authenticationRequired: config.authentication.required }, 'evaluator listening');
+  if (pool.answering().length === count) logger.info({ address: pool.address, workers: count, bucket: config.nats.bucket, authenticationRequired: config.authentication.required }, 'evaluator listening');
 
   const signal = await stopSignal;
   logger.info({ signal, timeoutMs: config.server.shutdown_timeout }, 'shutting down');

@@ -98,10 +98,12 @@ export class WorkerPool {
         this.options.onMessage(worker, message);
         return;
       }
+      // A worker stopped while it waited for its initial sync listens a moment on its way out.
+      if (this.stopping) return;
       slot.ready = true;
       slot.failures = 0;
       this.address ??= message.address;
-      logger.info({ worker: slot.slot, pid: worker.process.pid }, 'evaluator worker answering');
+      logger.info({ worker: slot.slot, workerPid: worker.process.pid }, 'evaluator worker answering');
       if (this.starting !== undefined && this.slots.every((s) => s.ready)) {
         this.starting.resolve();
         this.starting = undefined;
@@ -123,7 +125,7 @@ export class WorkerPool {
       this.restarts++;
       slot.failures = wasReady ? 0 : slot.failures + 1;
       const delayMs = slot.failures === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 1000 * 2 ** (slot.failures - 1));
-      logger.warn({ worker: slot.slot, pid: worker.process.pid, exit: how, restartInMs: delayMs }, `evaluator worker ${slot.slot} exited with ${how}; starting a replacement`);
+      logger.warn({ worker: slot.slot, workerPid: worker.process.pid, exit: how, restartInMs: delayMs }, `evaluator worker ${slot.slot} exited with ${how}; starting a replacement`);
       slot.timer = setTimeout(() => this.fork(slot), delayMs);
     });
   }
