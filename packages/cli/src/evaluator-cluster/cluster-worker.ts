@@ -40,8 +40,9 @@ export interface ClusterWorker {
   leave(): void;
 }
 
+/** Sends to the primary; once the channel has closed (the primary gone) there is no one to tell. */
 function send(message: WorkerMessage): void {
-  if (process.connected) process.send?.(message);
+  if (process.connected) process.send?.(message, undefined, {}, () => undefined);
 }
 
 /** The worker's side, or undefined in a process that is not a cluster worker. */

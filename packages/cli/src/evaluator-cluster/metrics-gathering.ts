@@ -91,17 +91,17 @@ export class MetricsGathering {
       };
       const timer = setTimeout(() => gathering.done(), PART_WAIT_MS);
       this.gatherings.set(id, gathering);
+      // A worker whose channel closed meanwhile is waited for no more (the callback keeps the error from crashing the primary).
       for (const worker of workers) {
-        try {
-          worker.send({ ensign: 'metrics-part-wanted', id });
-        } catch {
-          this.forget(worker);
-        }
+        worker.send({ ensign: 'metrics-part-wanted', id }, (err: Error | null) => {
+          if (err) this.forget(worker);
+        });
       }
     });
   }
 
   private reply(worker: Worker, message: unknown): void {
-    if (worker.isConnected()) worker.send(message as object);
+    // The asking worker may be gone by now; nothing is left to answer.
+    if (worker.isConnected()) worker.send(message as object, () => undefined);
   }
 }

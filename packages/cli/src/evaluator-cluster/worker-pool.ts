@@ -75,11 +75,10 @@ export class WorkerPool {
   private async stopOne(slot: number, worker: Worker, deadlineMs: number): Promise<string | undefined> {
     if (worker.process.exitCode !== null || worker.process.signalCode !== null) return undefined;
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => worker.once('exit', (code, signal) => resolve({ code, signal })));
-    try {
-      worker.send({ ensign: 'stop' });
-    } catch {
-      worker.process.kill('SIGTERM');
-    }
+    // Without the channel (closing as the worker dies) it is told by signal instead.
+    worker.send({ ensign: 'stop' }, (err: Error | null) => {
+      if (err) worker.process.kill('SIGTERM');
+    });
     const timer = setTimeout(() => worker.process.kill('SIGKILL'), deadlineMs);
     const { code, signal } = await exited;
     clearTimeout(timer);
