@@ -14,7 +14,6 @@ import { createEvaluationHandler, InProcessSnapshotSource } from '@ensign/evalua
 import { SnapshotFollower, SnapshotVersion } from '@ensign/snapshots';
 import type { FollowedEntry } from '@ensign/snapshots';
 import { eventLoopDelays, NATS_URL } from '@ensign/testkit';
-import pino from 'pino';
 import { type ChildMessage, COMPILE } from './child-protocol.js';
 
 
@@ -25,10 +24,12 @@ const cpuMs = (): number => {
   return (user + system) / 1000;
 };
 
-const logger = pino({ level: 'warn' });
+const none = () => undefined;
+const warn = (fields: object, message?: string): void => console.error(`evaluator ${mode}: ${message ?? ''}`, fields);
+/** Warnings and errors to stderr, the rest dropped: all the handler and the bus log through. */
+const logger = { fatal: warn, error: warn, warn, info: none, debug: none, trace: none, child: () => logger } as unknown as Parameters<typeof createEvaluationHandler>[0]['logger'];
 const bus = openSnapshotBus({ url: NATS_URL, bucket: bucketName, objectStore, logger });
 const source = new InProcessSnapshotSource();
-const none = () => undefined;
 const follower = new SnapshotFollower({ bucket: bus, holder: source, compile: COMPILE, logger: { error: none, warn: none, info: none, debug: none } });
 
 /** Times one entry: its decoding (the bus's part) apart from the rest. */
