@@ -2,7 +2,7 @@
  * Strings that break parsers and validators: empty, long, control characters, lone surrogates,
  * other scripts, percent and path tricks, number-like and SQL-like text.
  */
-import type { FuzzRandom } from './random.js';
+import { FuzzRandom } from './random.js';
 
 /** Past this length a quoted input must be cut in any message that quotes it. */
 export const LONG_INPUT = 300;
@@ -22,19 +22,26 @@ const ALPHABETS: readonly string[] = [
   'éßøΩЖ中文🎉\ud800\udbff\udc00',
 ];
 
-/** A string of `length` characters of one alphabet. */
-export function stringOf(rng: FuzzRandom, length: number): string {
-  const alphabet = rng.pick(ALPHABETS);
-  const chars = Array.from(alphabet);
+/**
+ * Random strings are drawn from this many per alphabet, so cases that create what they name (a
+ * flag, a segment) keep re-creating and updating a bounded set: stored state stays bounded, and
+ * memory that keeps growing is a leak.
+ */
+const STRINGS_PER_ALPHABET = 256;
+
+/** A string of one alphabet, up to `maxLength` characters, of the bounded set. */
+export function stringOf(rng: FuzzRandom, maxLength: number): string {
+  const alphabet = Array.from(rng.pick(ALPHABETS));
+  const own = new FuzzRandom(rng.int(STRINGS_PER_ALPHABET));
   let out = '';
-  for (let i = 0; i < length; i++) out += rng.pick(chars);
+  for (let length = own.size(maxLength); out.length < length; ) out += own.pick(alphabet);
   return out;
 }
 
 /** A long string, easy to find again in a message (its start is not a common word). */
 export function longString(rng: FuzzRandom): string {
   const length = rng.weighted([[6, rng.between(LONG_INPUT, 2_000)], [3, rng.between(2_000, 20_000)], [1, rng.between(20_000, 200_000)]]);
-  const unit = `long${rng.int(1_000_000)}-`;
+  const unit = `long${rng.int(STRINGS_PER_ALPHABET)}-`;
   return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 }
 
@@ -42,7 +49,7 @@ export function longString(rng: FuzzRandom): string {
 export function fuzzString(rng: FuzzRandom): string {
   return rng.weighted<() => string>([
     [4, () => rng.pick(ODD)],
-    [4, () => stringOf(rng, rng.size(40))],
+    [4, () => stringOf(rng, 40)],
     [1, () => longString(rng)],
   ])();
 }
