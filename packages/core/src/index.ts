@@ -97,6 +97,7 @@ export {
   isFields,
   lookup,
   MAX_OBJECT_DEPTH,
+  nestingDepth,
   readBoolean,
   readBooleanParam,
   readEnum,

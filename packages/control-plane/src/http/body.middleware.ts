@@ -1,4 +1,4 @@
-import { bodyTooLarge, DEFAULT_BODY_LIMIT_BYTES, invalid, isFields } from '@ensign/core';
+import { bodyTooLarge, DEFAULT_BODY_LIMIT_BYTES, invalid, isFields, MAX_OBJECT_DEPTH, nestingDepth } from '@ensign/core';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppState } from './app-state.js';
@@ -17,7 +17,8 @@ function toBodyError(err: ParseError, limitBytes: number): Error {
 /**
  * Parses request bodies as JSON whatever their Content-Type. COMPAT(flipt): the gateway does the
  * same (Flipt's Go SDK sends text/plain, `curl -d` sends form-urlencoded). An empty or `null`
- * body is `{}`; anything but an object is a 400.
+ * body is `{}`; anything but an object is a 400, and so is an object nested deeper than
+ * `MAX_OBJECT_DEPTH` (what a route stores as JSON could not be written back).
  */
 export function jsonBodyMiddleware(limitBytes = DEFAULT_BODY_LIMIT_BYTES): Middleware<AppState>[] {
   const forceJson: Middleware<AppState> = (ctx, next) => {
@@ -40,6 +41,7 @@ export function jsonBodyMiddleware(limitBytes = DEFAULT_BODY_LIMIT_BYTES): Middl
     const body = ctx.request.body;
     if (body === undefined || body === null || body === '') ctx.request.body = {};
     else if (!isFields(body)) throw invalid('invalid JSON body: must be a JSON object');
+    else if (nestingDepth(body) > MAX_OBJECT_DEPTH) throw invalid(`invalid JSON body: must not nest deeper than ${MAX_OBJECT_DEPTH} levels`);
     return next();
   };
   return [forceJson, parse, requireObject];

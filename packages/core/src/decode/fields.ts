@@ -124,13 +124,13 @@ export function readEnum<N extends string>(src: Fields, name: string, spec: Enum
 }
 
 /**
- * How deep a free-form object may nest. It is stored and answered as JSON text, which
+ * How deep a request's JSON may nest. What it carries is stored and answered as JSON text, which
  * `JSON.stringify` cannot write past a few thousand levels (Flipt's protojson refuses 10,000).
  */
 export const MAX_OBJECT_DEPTH = 1000;
 
 /** How deeply `value` nests, counted without recursion (it may nest too deep to recurse), up to `limit` + 1. */
-function depthOf(value: unknown, limit: number): number {
+export function nestingDepth(value: unknown, limit = MAX_OBJECT_DEPTH): number {
   let deepest = 0;
   const pending: Array<[unknown, number]> = [[value, 1]];
   while (pending.length > 0) {
@@ -148,7 +148,7 @@ export function readObject(src: Fields, name: string, label = name): Record<stri
   const value = lookup(src, name);
   if (value === undefined) return undefined;
   if (!isFields(value)) throw invalidField(label, 'must be a JSON object');
-  if (depthOf(value, MAX_OBJECT_DEPTH) > MAX_OBJECT_DEPTH) throw invalidField(label, `must not nest deeper than ${MAX_OBJECT_DEPTH} levels`);
+  if (nestingDepth(value) > MAX_OBJECT_DEPTH) throw invalidField(label, `must not nest deeper than ${MAX_OBJECT_DEPTH} levels`);
   return { ...value };
 }
 
