@@ -18,6 +18,8 @@ export interface BucketContext {
   writeVersion: EnvelopeVersion;
   /** The newer formats already logged, so each is logged once. */
   newerSeen: Set<number>;
+  /** Sends an encoded delta envelope on the namespace's live subject (live-deltas.ts); false when not sent. Never throws. */
+  publishLive: (namespaceKey: string, value: Uint8Array) => Promise<boolean>;
 }
 
 /** Logs, once per format, that the bucket holds envelopes newer than this release reads. */

@@ -10,7 +10,15 @@ import { type ObjectFetcher, readDelta, readHydration } from './envelope-codec.j
  */
 export type BucketEntry =
   | { kind: 'hydration'; namespaceKey: string; revision: number; read(): Promise<NamespaceSnapshot> }
-  | { kind: 'delta'; namespaceKey: string; revision: number; baseRevision: number; read(): Promise<SnapshotDelta> }
+  | {
+      kind: 'delta';
+      namespaceKey: string;
+      revision: number;
+      baseRevision: number;
+      /** Heard on the live subject rather than read from the bucket, where the same delta follows. */
+      live?: true;
+      read(): Promise<SnapshotDelta>;
+    }
   | { kind: 'delete'; namespaceKey: string };
 
 /** The entry of a well-formed envelope, its payload still unread. */
@@ -18,4 +26,10 @@ export function entryOf(envelope: HydrationEnvelope | DeltaEnvelope, fetchObject
   const { namespace: namespaceKey, revision } = envelope;
   if (envelope.kind === 'hydration') return { kind: 'hydration', namespaceKey, revision, read: () => readHydration(envelope, fetchObject) };
   return { kind: 'delta', namespaceKey, revision, baseRevision: envelope.baseRevision, read: () => readDelta(envelope) };
+}
+
+/** The entry of a delta heard on the live subject, its payload still unread. */
+export function liveEntryOf(envelope: DeltaEnvelope): BucketEntry {
+  const { namespace: namespaceKey, revision, baseRevision } = envelope;
+  return { kind: 'delta', namespaceKey, revision, baseRevision, live: true, read: () => readDelta(envelope) };
 }

@@ -17,9 +17,19 @@ export const AUTH_DIGESTS_KEY = 'auth.digests';
 /** Which of a namespace's two keys a bucket key is. */
 export type KeyKind = 'hydration' | 'delta';
 
+/** A namespace key as one NATS token (base64url: no dots, no wildcards), for KV keys and subjects alike. */
+export function namespaceToken(namespaceKey: string): string {
+  return Buffer.from(namespaceKey, 'utf8').toString('base64url');
+}
+
+/** The namespace key of a token made by `namespaceToken`. */
+export function namespaceOfToken(token: string): string {
+  return Buffer.from(token, 'base64url').toString('utf8');
+}
+
 /** The bucket key holding a namespace's hydration (reversible with `namespaceOfKey`). */
 export function namespaceKeyToKvKey(namespaceKey: string): string {
-  return NAMESPACE_PREFIX + Buffer.from(namespaceKey, 'utf8').toString('base64url');
+  return NAMESPACE_PREFIX + namespaceToken(namespaceKey);
 }
 
 /** The bucket key holding a namespace's delta (reversible with `namespaceOfKey`). */
@@ -32,7 +42,7 @@ export function parseKvKey(kvKey: string): { namespaceKey: string; kind: KeyKind
   if (!kvKey.startsWith(NAMESPACE_PREFIX)) return undefined;
   const [encoded, suffix, ...rest] = kvKey.slice(NAMESPACE_PREFIX.length).split('.');
   if (encoded === undefined || rest.length > 0 || (suffix !== undefined && `.${suffix}` !== DELTA_SUFFIX)) return undefined;
-  return { namespaceKey: Buffer.from(encoded, 'base64url').toString('utf8'), kind: suffix === undefined ? 'hydration' : 'delta' };
+  return { namespaceKey: namespaceOfToken(encoded), kind: suffix === undefined ? 'hydration' : 'delta' };
 }
 
 /** The namespace key a bucket key (hydration or delta) stands for; undefined for other keys. */

@@ -1,18 +1,20 @@
 /**
  * The snapshot bucket: per namespace a full hydration (compacted now and then) and a small
- * cumulative delta on top, written by control planes and followed by evaluators.
+ * cumulative delta on top, written by control planes and followed by evaluators; deltas also go
+ * over core NATS (live-deltas.ts), which keeps flowing while the bucket's stream elects a leader.
  */
 import type { NamespaceSnapshot, SnapshotDelta } from '@ensign/snapshots';
 import type { KvEntry } from 'nats';
 import type { BusLogger } from './bus-logger.js';
 import { type BucketContext, type BucketHandles, heldEnvelope } from './bucket-context.js';
-import { type BucketEntry, entryOf } from './bucket-entry.js';
+import { type BucketEntry, entryOf, liveEntryOf } from './bucket-entry.js';
 import { ENVELOPE_VERSION, type EnvelopeVersion } from './envelope.js';
 import { NAMESPACE_KEYS, parseKvKey } from './keys.js';
 import { followKv, type KvFollow } from './kv-follow.js';
+import { type LiveSubscription, liveDeltas } from './live-deltas.js';
 import { type BusStatus, HealingConnection, JETSTREAM_TIMEOUT_MS, openedOnce } from './nats-connection.js';
 import { type CurrentSnapshot, currentSnapshot, heldRevisions } from './snapshot-reads.js';
-import { publishDelta, publishHydration, removeNamespace } from './snapshot-writes.js';
+import { publishDelta, publishHydration, publishLiveDelta, removeNamespace } from './snapshot-writes.js';
 import { raiseReplicas } from './stream-replicas.js';
 
 export interface SnapshotBusOptions {
@@ -42,8 +44,18 @@ export interface SnapshotWatch {
 export interface SnapshotBus {
   /** Puts a full snapshot unless the bucket's hydration of that namespace is at least as new; resolves the bytes written (KV value + object, if any), or undefined when not placed. */
   publishHydration(snapshot: NamespaceSnapshot): Promise<number | undefined>;
-  /** Puts a delta unless the bucket's delta of that namespace is at least as new (compare-and-set on the delta key, retried on conflict); resolves the bytes written, or undefined. */
+  /**
+   * Puts a delta unless the bucket's delta of that namespace is at least as new (compare-and-set on
+   * the delta key, retried on conflict); resolves the bytes written, or undefined. The delta is sent
+   * on the namespace's live subject first, whether the bucket takes it or not.
+   */
   publishDelta(delta: SnapshotDelta): Promise<number | undefined>;
+  /**
+   * Sends a delta on the live subject only, for a publisher whose bucket write is held up (a
+   * stream electing its leader); resolves the bytes sent, or undefined when it was not sent
+   * (larger than one message, or envelope format 1, which has no deltas).
+   */
+  publishLive(delta: SnapshotDelta): Promise<number | undefined>;
   /** The namespace was deleted at `revision`: deletes its hydration and delta keys (and object) unless the bucket holds something newer. */
   remove(namespaceKey: string, revision: number): Promise<void>;
   /** The newest revision the bucket holds per namespace (hydration or delta, whichever is newer). */
@@ -56,6 +68,8 @@ export interface SnapshotBus {
    * next entry. Keeps following through outages. Entries' `read()` decode lazily. A value that is
    * not a well-formed envelope of its key is skipped with a warning; a well-formed one whose payload
    * is corrupt is delivered, and its `read()` rejects. Deleting a delta key alone delivers nothing.
+   * Deltas heard on the live subjects are delivered too, as they arrive, marked `live` (the same
+   * delta comes again from the bucket); they are not ordered with the bucket's entries.
    */
   watch(onEntry: (entry: BucketEntry) => void | Promise<void>, onInitialSynced: () => void): Promise<SnapshotWatch>;
   status(): BusStatus;
@@ -73,6 +87,8 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
   const replicas = options.replicas ?? 1;
   const connection = new HealingConnection({ url: options.url, name: options.name, reconnectTimeWaitMs: retryWait, logger });
   const watches = new Set<KvFollow>();
+  const liveWatches = new Set<LiveSubscription>();
+  const live = liveDeltas({ bucket, ready: connection.ready, logger });
   const handles = openedOnce(async (): Promise<BucketHandles> => {
     const nc = await connection.ready;
     const js = nc.jetstream({ timeout: JETSTREAM_TIMEOUT_MS });
@@ -81,7 +97,7 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
     if (replicas > 1) await raiseReplicas(nc, [`KV_${bucket}`, `OBJ_${objectStoreName}`], replicas, logger);
     return { kv, os };
   });
-  const context: BucketContext = { handles, logger, maxInlineBytes: options.maxInlineBytes, writeVersion: options.envelopeVersion ?? ENVELOPE_VERSION, newerSeen: new Set() };
+  const context: BucketContext = { handles, logger, maxInlineBytes: options.maxInlineBytes, writeVersion: options.envelopeVersion ?? ENVELOPE_VERSION, newerSeen: new Set(), publishLive: live.publish };
   const fetchObject = async (name: string): Promise<Uint8Array | null> => (await handles()).os.getBlob(name);
 
   async function watch(onEntry: (entry: BucketEntry) => void | Promise<void>, onInitialSynced: () => void): Promise<SnapshotWatch> {
@@ -106,7 +122,9 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
       if (envelope !== undefined) await handOn(entryOf(envelope, fetchObject));
     }
 
-    return followKv({
+    const liveWatch = live.subscribe((envelope) => handOn(liveEntryOf(envelope)));
+    liveWatches.add(liveWatch);
+    const follow = followKv({
       open: async () => (await handles()).kv,
       key: NAMESPACE_KEYS,
       deliver,
@@ -119,11 +137,19 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
       onReconnect: (reconnected) => connection.onReconnect(reconnected),
       onClusterChange: (changed) => connection.onClusterChange(changed),
     });
+    return {
+      async stop() {
+        liveWatch.stop();
+        liveWatches.delete(liveWatch);
+        await follow.stop();
+      },
+    };
   }
 
   return {
     publishHydration: (snapshot) => publishHydration(context, snapshot),
     publishDelta: (delta) => publishDelta(context, delta),
+    publishLive: (delta) => publishLiveDelta(context, delta),
     remove: (namespaceKey, revision) => removeNamespace(context, namespaceKey, revision),
     revisions: () => heldRevisions(context),
     get: (namespaceKey) => currentSnapshot(context, namespaceKey),
@@ -131,6 +157,7 @@ export function openSnapshotBus(options: SnapshotBusOptions): SnapshotBus {
     status: () => connection.status(),
     onStatus: (listener) => void connection.onStatus(listener),
     async close() {
+      for (const liveWatch of liveWatches) liveWatch.stop();
       await Promise.all([...watches].map((w) => w.stop()));
       await connection.close();
     },

@@ -40,9 +40,13 @@ export async function publishHydration(context: BucketContext, snapshot: Namespa
 /**
  * Puts a delta unless the namespace's delta is at least as new; the bytes written, or
  * undefined when not placed. Throws `DeltaTooLargeError` when it would not go inline.
+ * The same bytes go on the live subject first, so watchers have the delta even while the
+ * bucket's stream waits for a new leader (its content is fixed by its revision: sending it
+ * before it is placed, or when a newer one is held, is harmless).
  */
 export async function publishDelta(context: BucketContext, delta: SnapshotDelta): Promise<number | undefined> {
   const encoded = await encodeEnvelope(delta, encodeOptions(context));
+  await context.publishLive(delta.namespaceKey, encoded.value);
   const { kv } = await context.handles();
   const deltaKey = namespaceKeyToDeltaKey(delta.namespaceKey);
   let placed = false;
@@ -56,6 +60,21 @@ export async function publishDelta(context: BucketContext, delta: SnapshotDelta)
     placed = true;
   });
   return placed ? encoded.value.length : undefined;
+}
+
+/**
+ * Sends a delta on the live subject only (the bucket is not written); the bytes sent, or
+ * undefined when it was not (too large for one message, format 1 pinned, connection closed).
+ */
+export async function publishLiveDelta(context: BucketContext, delta: SnapshotDelta): Promise<number | undefined> {
+  let value: Uint8Array;
+  try {
+    value = (await encodeEnvelope(delta, encodeOptions(context))).value;
+  } catch {
+    // Too large, or format 1 (no deltas): the bucket carries a hydration instead.
+    return undefined;
+  }
+  return (await context.publishLive(delta.namespaceKey, value)) ? value.length : undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import test from 'ava';
 import { connect, type KV } from 'nats';
 import { SnapshotVersion } from '@ensign/snapshots';
 import { type BucketEntry, EnvelopeError, namespaceKeyToDeltaKey, namespaceKeyToKvKey, type SnapshotBus } from '../src/index.js';
-import { type BusNames, connected, destroyNames, freshNames, NATS_URL, openTestBus, recordingLogger } from './helpers/nats.js';
+import { type BusNames, connected, destroyNames, freshNames, fromBucket, NATS_URL, openTestBus, recordingLogger } from './helpers/nats.js';
 import { previousReleaseRead, previousReleaseValue } from './helpers/previous-release.js';
 import { documentOf } from './helpers/snapshots.js';
 import { until } from './helpers/wait.js';
@@ -44,7 +44,7 @@ test("the previous release's snapshot is read, checked against its own checksum,
   const { names, kv } = await bucketOf(t);
   const bus = busOf(t, names);
   const seen: BucketEntry[] = [];
-  await bus.watch((entry) => void seen.push(entry), () => undefined);
+  await bus.watch((entry) => void (fromBucket(entry) && seen.push(entry)), () => undefined);
   const held = versionOf('shop', 5);
   await kv.put(namespaceKeyToKvKey('shop'), previousReleaseValue(held.snapshot.document, 5));
   await until(() => seen.length === 1, 'the previous release’s hydration');
@@ -103,7 +103,7 @@ test("the next release's envelopes are skipped with one warning, what is held ke
   const logger = recordingLogger();
   const bus = busOf(t, names, { logger });
   const seen: string[] = [];
-  await bus.watch((entry) => void seen.push(entry.kind === 'delete' ? `delete ${entry.namespaceKey}` : `${entry.kind} ${entry.namespaceKey}@${entry.revision}`), () => undefined);
+  await bus.watch((entry) => void (fromBucket(entry) && seen.push(entry.kind === 'delete' ? `delete ${entry.namespaceKey}` : `${entry.kind} ${entry.namespaceKey}@${entry.revision}`)), () => undefined);
   await bus.publishHydration(versionOf('shop', 4).snapshot);
   const next = (revision: number, kind: string) => Buffer.from(JSON.stringify({ v: 3, namespace: 'shop', revision, kind, checksum: 'x', encoding: 'zstd', body: 'what this release cannot know' }));
   await kv.put(namespaceKeyToKvKey('shop'), next(9, 'hydration'));

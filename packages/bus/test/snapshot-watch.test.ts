@@ -1,7 +1,7 @@
 import test from 'ava';
 import { connect } from 'nats';
 import { type BucketEntry, EnvelopeError, namespaceKeyToDeltaKey, namespaceKeyToKvKey } from '../src/index.js';
-import { type BusNames, connected, destroyNames, freshNames, NATS_URL, openTestBus, recordingLogger } from './helpers/nats.js';
+import { type BusNames, connected, destroyNames, freshNames, fromBucket, NATS_URL, openTestBus, recordingLogger } from './helpers/nats.js';
 import { deltaOf, documentOf, snapshotOf } from './helpers/snapshots.js';
 import { until } from './helpers/wait.js';
 
@@ -47,6 +47,7 @@ test('watch delivers hydrations, deltas and deletes in stream order, initial the
   let synced = 0;
   const watch = await watcher.watch(
     (entry) => {
+      if (!fromBucket(entry)) return;
       events.push(describe(entry));
       entries.push(entry);
     },
@@ -75,7 +76,7 @@ test('watch delivers hydrations, deltas and deletes in stream order, initial the
   // A second watch on the same connection hears the entry published after the stop; by then the stopped one would have too.
   const control: string[] = [];
   let controlSynced = false;
-  const controlWatch = await watcher.watch((entry) => void control.push(describe(entry)), () => (controlSynced = true));
+  const controlWatch = await watcher.watch((entry) => void (fromBucket(entry) && control.push(describe(entry))), () => (controlSynced = true));
   t.teardown(() => controlWatch.stop());
   await until(() => controlSynced, 'the control watch synced');
   await watch.stop();
@@ -116,7 +117,7 @@ test('a corrupt delta is delivered with a read() that rejects, a malformed envel
 
   const entries: BucketEntry[] = [];
   let synced = false;
-  await watcher.watch((entry) => void entries.push(entry), () => (synced = true));
+  await watcher.watch((entry) => void (fromBucket(entry) && entries.push(entry)), () => (synced = true));
   await until(() => synced, 'initial sync');
 
   const corrupt = { v: 2, kind: 'delta', namespace: 'x', revision: 2, baseRevision: 1, checksum: 'c', encoding: 'gzip', document: 'bm90IGd6aXA=' };

@@ -2,7 +2,7 @@ import test from 'ava';
 import { createServer } from 'node:net';
 import { connect } from 'nats';
 import { type BucketEntry, type BusStatus, openDigestBus, openSnapshotBus } from '../src/index.js';
-import { destroyNames, freshNames, NATS_URL, openTestBus, recordingLogger } from './helpers/nats.js';
+import { destroyNames, freshNames, fromBucket, NATS_URL, openTestBus, recordingLogger } from './helpers/nats.js';
 import { deltaOf, documentOf, snapshotOf } from './helpers/snapshots.js';
 import { TcpProxy } from '@ensign/testkit/tcp-proxy';
 import { until } from './helpers/wait.js';
@@ -74,6 +74,7 @@ test('after an outage that lost the watch consumers, the watch delivers what it 
   let synced = 0;
   await watcher.watch(
     (entry) => {
+      if (!fromBucket(entry)) return;
       seen.push(describe(entry));
       heardAfter.push(statuses.length);
     },

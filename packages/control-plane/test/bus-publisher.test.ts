@@ -4,6 +4,7 @@ import type { NamespaceSnapshot, SnapshotFlag } from '@ensign/engine';
 import { type SnapshotDelta, SnapshotVersion } from '@ensign/snapshots';
 import { BusPublisher, type PublishingBus } from '../src/snapshots/bus-publisher.js';
 import { DeltaTracker } from '../src/snapshots/delta-tracker.js';
+import { eventually } from '@ensign/testkit';
 import { capturingLogger } from './snapshot-fakes.js';
 
 const OPTIONS = { hash: 'murmur3' as const };
@@ -15,9 +16,34 @@ function flag(key: string, enabled = true): SnapshotFlag {
 /** A bucket that records what it was given; bytes are the JSON length of what was sent. */
 class RecordingBus implements PublishingBus {
   readonly sent: Array<{ kind: 'hydration'; snapshot: NamespaceSnapshot } | { kind: 'delta'; delta: SnapshotDelta }> = [];
+  /** Deltas sent live only. */
+  readonly live: SnapshotDelta[] = [];
   failNext = false;
   refuseDeltas = false;
+  /** Publishes waiting for `stall()`'s release, as while the bucket's stream elects a leader. */
+  waiting = 0;
+  private gate: Promise<void> | undefined;
+  /** Holds every bucket write until the returned function is called. */
+  stall(): () => void {
+    let release!: () => void;
+    this.gate = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.gate = undefined;
+      release();
+    };
+  }
+  private async wait(): Promise<void> {
+    if (this.gate === undefined) return;
+    this.waiting++;
+    await this.gate;
+    this.waiting--;
+  }
+  async publishLive(delta: SnapshotDelta): Promise<number | undefined> {
+    this.live.push(delta);
+    return JSON.stringify(delta).length;
+  }
   async publishHydration(snapshot: NamespaceSnapshot): Promise<number | undefined> {
+    await this.wait();
     if (this.failNext) {
       this.failNext = false;
       throw new Error('NATS unreachable');
@@ -26,6 +52,7 @@ class RecordingBus implements PublishingBus {
     return JSON.stringify(snapshot).length;
   }
   async publishDelta(delta: SnapshotDelta): Promise<number | undefined> {
+    await this.wait();
     if (this.refuseDeltas) throw new Error('too large');
     this.sent.push({ kind: 'delta', delta });
     return JSON.stringify(delta).length;
@@ -119,6 +146,29 @@ test('a burst of writes folds into fewer publishes, the last one the newest vers
   t.true(bus.sent.length < 11, `${bus.sent.length} publishes for 11 versions`);
   const last = bus.sent.at(-1);
   t.is(last?.kind === 'delta' ? last.delta.revision : last?.snapshot.revision, current().revision);
+});
+
+test('writes made while a publish waits on the bucket go out live at once, each a delta from the hydration the bucket holds', async (t) => {
+  const { bus, publisher, write, current } = setup();
+  publisher.publish('ns');
+  await publisher.settled();
+  write('f1');
+  await publisher.settled();
+  t.deepEqual(bus.live, [], 'with nothing waiting, the publish itself is all (the bus sends its delta live too)');
+
+  const release = bus.stall();
+  write('f2');
+  t.true(await eventually(() => bus.waiting === 1), 'its publish waits on the bucket');
+  write('f3');
+  write('f4');
+  t.true(await eventually(() => bus.live.at(-1)?.revision === current().revision), 'the newest version went live meanwhile');
+  t.true(bus.live.every((d) => d.baseRevision === 1), 'from the hydration every follower can hold');
+  t.deepEqual(bus.live.at(-1)?.flags.map((f) => f.key).sort(), ['f1', 'f2', 'f3', 'f4']);
+  t.deepEqual(bus.kinds(), ['hydration', 'delta'], 'nothing more reached the bucket');
+  release();
+  await publisher.settled();
+  const last = bus.sent.at(-1);
+  t.is(last?.kind === 'delta' ? last.delta.revision : last?.snapshot.revision, current().revision, 'and the bucket gets the newest once it takes writes');
 });
 
 test('a delta that cannot go goes as a hydration; a failed publish leaves the namespace lagging until the next succeeds', async (t) => {

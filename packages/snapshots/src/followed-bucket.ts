@@ -5,7 +5,15 @@ import type { SnapshotDelta } from './snapshot-delta.js';
 /** One entry of the bucket, decoded only when `read` is called. */
 export type FollowedEntry =
   | { kind: 'hydration'; namespaceKey: string; revision: number; read(): Promise<NamespaceSnapshot> }
-  | { kind: 'delta'; namespaceKey: string; revision: number; baseRevision: number; read(): Promise<SnapshotDelta> }
+  | {
+      kind: 'delta';
+      namespaceKey: string;
+      revision: number;
+      baseRevision: number;
+      /** Sent over core NATS ahead of the bucket, which carries the same delta durably. */
+      live?: boolean;
+      read(): Promise<SnapshotDelta>;
+    }
   | { kind: 'delete'; namespaceKey: string };
 
 export interface FollowedBucket {

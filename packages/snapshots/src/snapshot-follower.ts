@@ -102,6 +102,10 @@ export class SnapshotFollower {
       await this.drop(key);
       return;
     }
+    if (entry.kind === 'delta' && entry.live === true) {
+      await this.takeLive(entry);
+      return;
+    }
     const held = holder.peek(key);
     if (!isNewer(entry.revision, held?.revision ?? holder.announced?.(key))) {
       this.counts.stale++;
@@ -140,6 +144,30 @@ export class SnapshotFollower {
       this.refusals.refuse(key, entry.revision, 'delta', err);
       await this.heal(key, 'refused delta');
     }
+  }
+
+  /**
+   * A delta sent ahead of the bucket moves only a namespace held on a base it covers. Anything else
+   * (not held, a gap, not newer, a failure) is left to the bucket's entry of the same delta, which
+   * follows: nothing is announced, refused or fetched for it, and a failure is logged at debug only.
+   */
+  private async takeLive(entry: Extract<FollowedEntry, { kind: 'delta' }>): Promise<void> {
+    const { holder } = this.options;
+    const key = entry.namespaceKey;
+    const held = holder.peek(key);
+    if (held === undefined || entry.baseRevision > held.revision || !isNewer(entry.revision, held.revision) || this.refusals.refused(key, entry.revision)) return;
+    let version: SnapshotVersion;
+    let delta: SnapshotDelta;
+    try {
+      delta = await entry.read();
+      version = held.apply(delta);
+    } catch (err) {
+      this.options.logger.debug({ err, namespace: key, revision: entry.revision }, 'live delta not applied; the bucket brings it');
+      return;
+    }
+    this.options.verified?.delta(delta);
+    holder.announce?.(key, entry.revision);
+    if (holder.offer(version)) this.counts.deltas++;
   }
 
   private async heal(namespaceKey: string, why: string): Promise<void> {

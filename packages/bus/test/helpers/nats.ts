@@ -1,6 +1,6 @@
 import { NATS_URL, type TestBucket, testBucket } from '@ensign/testkit/nats-bucket';
 import { openSnapshotBus } from '../../src/index.js';
-import type { SnapshotBus, SnapshotBusOptions } from '../../src/index.js';
+import type { BucketEntry, SnapshotBus, SnapshotBusOptions } from '../../src/index.js';
 
 export { NATS_URL };
 
@@ -21,6 +21,9 @@ export function openTestBus(names: BusNames, options: Partial<SnapshotBusOptions
 export async function connected(...buses: SnapshotBus[]): Promise<void> {
   await Promise.all(buses.map((bus) => bus.revisions()));
 }
+
+/** Whether an entry was read from the bucket (a delta heard on the live subject was not; the bucket's copy follows). */
+export const fromBucket = (entry: BucketEntry): boolean => !(entry.kind === 'delta' && entry.live === true);
 
 /** Deletes the streams behind a test file's bucket and object store. */
 export const destroyNames = (names: BusNames): Promise<void> => names.drop();

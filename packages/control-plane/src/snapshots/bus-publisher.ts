@@ -5,7 +5,9 @@
  * not known or the deltas sent since the last hydration add up to its size; then the whole
  * namespace goes as a new hydration (compaction), after the delta of its changes when they are
  * known, so that evaluators following the bucket never decode it. Namespaces whose changes sat out
- * of a hydration for `compactAfterMs` are compacted by the schedule.
+ * of a hydration for `compactAfterMs` are compacted by the schedule. A write made while its
+ * namespace's publish runs is sent over the live subject at once (its bucket write waits in the
+ * lane, which may be waiting out an election of the bucket's stream leader for seconds).
  */
 import { KeyedLanes, traced } from '@ensign/core';
 import type { SnapshotDelta, SnapshotVersion } from '@ensign/snapshots';
@@ -17,6 +19,8 @@ import type { DeltaTracker } from './delta-tracker.js';
 export interface PublishingBus {
   publishHydration(snapshot: NamespaceSnapshot): Promise<number | undefined>;
   publishDelta(delta: SnapshotDelta): Promise<number | undefined>;
+  /** Sends a delta to the followers without writing the bucket (the bus's live subject). */
+  publishLive?(delta: SnapshotDelta): Promise<number | undefined>;
   remove(namespaceKey: string, revision: number): Promise<void>;
 }
 
@@ -43,6 +47,10 @@ export interface BusPublisherOptions {
 export class BusPublisher {
   readonly counts: PublishCounts = { hydrations: 0, deltas: 0, hydrationBytes: 0, deltaBytes: 0, failures: 0 };
   private readonly lanes = new KeyedLanes();
+  /** Live sends, folded per namespace like the publishes, but never held up by the bucket. */
+  private readonly liveLanes = new KeyedLanes();
+  /** Namespaces whose publish is running. */
+  private readonly running = new Set<string>();
   /** Namespaces whose latest publish failed: the bucket may be behind for them. */
   private readonly failed = new Set<string>();
   /** Per namespace, when the oldest change not yet in the bucket asked to be published. */
@@ -54,7 +62,15 @@ export class BusPublisher {
   /** Publishes the namespace's current version soon; never throws. */
   publish(namespaceKey: string, compact = false): void {
     if (!this.pendingSince.has(namespaceKey)) this.pendingSince.set(namespaceKey, performance.now());
-    this.lanes.run(namespaceKey, () => traced('ensign.snapshot.publish', { 'ensign.namespace': namespaceKey }, () => this.publishNow(namespaceKey, compact)));
+    if (this.running.has(namespaceKey)) this.liveLanes.run(namespaceKey, () => this.sendLive(namespaceKey));
+    this.lanes.run(namespaceKey, async () => {
+      this.running.add(namespaceKey);
+      try {
+        await traced('ensign.snapshot.publish', { 'ensign.namespace': namespaceKey }, () => this.publishNow(namespaceKey, compact));
+      } finally {
+        this.running.delete(namespaceKey);
+      }
+    });
   }
 
   /** Hears, after each successful publish, how long its oldest change waited to reach the bucket. */
@@ -114,6 +130,26 @@ export class BusPublisher {
       if (since !== undefined) this.lagListener?.(performance.now() - since);
     } catch (err) {
       this.fail(namespaceKey, version.revision, err);
+    }
+  }
+
+  /**
+   * Sends the current version's delta from the bucket's hydration, live only. Its base is the
+   * hydration known to be in the bucket even while a compaction waits in the lane, so every
+   * follower that applied the earlier deltas can apply it. Not sendable (changes not known, too
+   * many flags): the lane's publish brings it.
+   */
+  private async sendLive(namespaceKey: string): Promise<void> {
+    const { bus, tracker, current, logger } = this.options;
+    const version = current(namespaceKey);
+    const track = tracker.get(namespaceKey);
+    if (bus.publishLive === undefined || version === undefined || version.revision <= track.published || !tracker.knows(track)) return;
+    const delta = version.deltaFrom(track.base, track.changed.keys());
+    if (delta.flags.length + delta.removed.length > MAX_DELTA_FLAGS) return;
+    try {
+      await bus.publishLive(delta);
+    } catch (err) {
+      logger.debug({ err, namespace: namespaceKey, revision: version.revision }, 'live delta not sent; the bucket brings it');
     }
   }
 
