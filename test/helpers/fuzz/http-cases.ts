@@ -56,8 +56,18 @@ function pathValue(rng: FuzzRandom, value: string): string {
   ])();
 }
 
+/**
+ * A name for an invalid case: keys hold only `-_,` letters and digits, so one with any other
+ * character names nothing that exists (a valid case may have created any key of the string pool).
+ */
+const absent = (value: string): string => (/^[-_,A-Za-z0-9]*$/.test(value) ? `${value}~` : value);
+
+/** A string for a case: of the known names now and then when it may be valid, never one when not. */
+const nameFor = (rng: FuzzRandom, known: readonly string[], valid: boolean, knownShare: number): string =>
+  valid ? (known.length > 0 && rng.chance(knownShare) ? rng.pick(known) : fuzzString(rng)) : absent(fuzzString(rng));
+
 function fillPath(rng: FuzzRandom, pattern: string, known: readonly string[], valid: boolean): string {
-  let path = pattern.replace(/:(\w+)/g, () => pathValue(rng, valid && known.length > 0 && rng.chance(0.7) ? rng.pick(known) : fuzzString(rng)));
+  let path = pattern.replace(/:(\w+)/g, () => pathValue(rng, nameFor(rng, known, valid, 0.7)));
   if (rng.chance(0.05)) path += rng.pick(['/', '//', '/x', '/..', '/%2e', '/.']);
   if (rng.chance(0.03)) path = path.replace('/', '//');
   return path;
@@ -67,7 +77,7 @@ function query(rng: FuzzRandom, known: readonly string[], valid: boolean): strin
   if (rng.chance(0.5)) return '';
   const parts = Array.from({ length: rng.between(1, 5) }, () => {
     const name = rng.chance(0.9) ? rng.pick(QUERY_NAMES) : fuzzString(rng);
-    const value = valid && known.length > 0 && rng.chance(0.3) ? rng.pick(known) : fuzzString(rng);
+    const value = nameFor(rng, known, valid, 0.3);
     return rng.chance(0.1) ? pathValue(rng, `${name}=${value}`) : `${escape(name)}=${escape(value)}`;
   });
   return `?${parts.join('&')}`;
