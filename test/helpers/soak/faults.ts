@@ -20,13 +20,16 @@ const STOPPED_MS = 10_000;
 
 export const FAULTS: readonly Fault[] = [
   {
-    name: 'NATS server killed -9 (the meta leader)',
-    async inject(cluster) {
-      const leader = (await cluster.nats.metaLeader()) ?? cluster.nats.names()[0]!;
-      await cluster.nats.kill(leader);
+    name: "NATS server killed -9 (the bucket's stream leader, then the meta leader, in turn)",
+    async inject(cluster, _propagation, round) {
+      // The stream leader is the worst case for writes: the bucket takes none until another is elected.
+      const stream = `KV_${cluster.controlPlanes[0]!.env.ENSIGN_NATS_BUCKET}`;
+      const leader = round % 2 === 0 ? await cluster.nats.streamLeader(stream) : await cluster.nats.metaLeader();
+      const victim = leader ?? cluster.nats.names()[0]!;
+      await cluster.nats.kill(victim);
       await delay(DOWN_MS);
-      await cluster.nats.restart(leader);
-      return leader;
+      await cluster.nats.restart(victim);
+      return `${victim} (${round % 2 === 0 ? 'bucket leader' : 'meta leader'})`;
     },
   },
   {
