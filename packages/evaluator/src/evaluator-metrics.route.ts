@@ -97,7 +97,7 @@ export function createEvaluatorRegistry(source: MetricsSource, now: () => number
   });
   new Counter({
     name: 'ensign_snapshot_updates_total',
-    help: 'Snapshots received, by outcome: applied, stale (not newer than the one announced), invalid (does not compile), deferred (namespace not held, revision remembered).',
+    help: 'Snapshots received, by outcome: applied, stale (not newer than the one announced: among them the bucket\'s copy of each delta already taken from the live subject), invalid (does not compile), deferred (namespace not held, revision remembered).',
     labelNames: ['outcome'],
     registers,
     collect() {
