@@ -22,8 +22,17 @@ export function boundedInput(value: string, max = MAX_QUOTED_INPUT): string {
  * quotes itself, piece by piece.
  */
 export function boundedQuotes(message: string, max = MAX_QUOTED_INPUT): string {
-  return message.length <= max ? message : message.split('"').map((part) => boundedInput(part, max)).join('"');
+  return message.length <= max ? message : message.split('"').map((part) => (alreadyBounded(part, max) ? part : boundedInput(part, max))).join('"');
 }
+
+const BOUNDED_MARK = /… \(\d+ characters\)/;
+
+/**
+ * A stretch its author bounded already (`ns/<key cut>… (N characters)`): cutting it again would name
+ * the length of the cut text instead of the input's. Only a short one counts, so an input that
+ * merely contains the mark is still cut.
+ */
+const alreadyBounded = (part: string, max: number): boolean => part.length <= 2 * max && BOUNDED_MARK.test(part);
 
 /** A whole message cut to `MAX_ERROR_MESSAGE` characters. */
 export function boundedMessage(message: string): string {

@@ -19,3 +19,11 @@ test('an input holding quotes is cut between them', (t) => {
   const message = invalidField('action', JSON.stringify(`a"${'x'.repeat(1_000)}"b`)).message;
   t.true(message.length < 2 * MAX_QUOTED_INPUT, message);
 });
+
+test('a stretch already cut by its author keeps the length of the input it names', (t) => {
+  const cut = `default/${'k'.repeat(MAX_QUOTED_INPUT)}… (100000 characters)`;
+  t.is(notFound(`flag "${cut}" not found`).message, `flag "${cut}" not found`);
+  // Only a short stretch counts as cut already: an input that merely holds the mark is cut too.
+  const posing = `${'x'.repeat(10_000)}… (5 characters)`;
+  t.is(notFound(`flag "${posing}" not found`).message, `flag "${'x'.repeat(MAX_QUOTED_INPUT)}… (10016 characters)" not found`);
+});
