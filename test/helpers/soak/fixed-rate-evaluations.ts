@@ -6,6 +6,7 @@
 import type { JsonClient } from '@ensign/testkit';
 
 export interface FailedEvaluation {
+  /** `performance.now()` when the failure was seen. */
   at: number;
   why: string;
 }
@@ -34,10 +35,10 @@ export class FixedRateEvaluations {
       .post('/evaluate/v1/boolean', { ...this.request, entityId: `e${n % 1000}` })
       .then(
         (res) => {
-          if (res.status !== 200) this.failed.push({ at: Date.now(), why: `HTTP ${res.status} ${res.text.slice(0, 200)}` });
+          if (res.status !== 200) this.failed.push({ at: performance.now(), why: `HTTP ${res.status} ${res.text.slice(0, 200)}` });
         },
         (err: unknown) => {
-          this.failed.push({ at: Date.now(), why: String(err).slice(0, 300) });
+          this.failed.push({ at: performance.now(), why: String(err).slice(0, 300) });
         },
       )
       .finally(() => this.inFlight.delete(sent));

@@ -5,6 +5,7 @@
  * reconnections, and how long writes took to reach every evaluator around each fault.
  */
 import { request } from 'node:http';
+import { jsonClient } from '@ensign/testkit';
 import { ok } from '../api.js';
 import { FAULTS } from './faults.js';
 import { FixedRateEvaluations } from './fixed-rate-evaluations.js';
@@ -28,7 +29,8 @@ export interface SoakOptions {
 
 export interface SoakReport {
   options: Omit<SoakOptions, 'log'>;
-  evaluations: { attempted: number; failed: number; failures: string[] };
+  /** Failed evaluations grouped by what was answered, with when (seconds into the load) the first and last were seen. */
+  evaluations: { attempted: number; failed: number; failures: Array<{ why: string; count: number; fromSeconds: number; toSeconds: number }> };
   writes: { attempted: number; acknowledged: number; refused: Record<string, number>; missingInDatabase: string[]; missingOnEvaluators: Record<string, string[]> };
   streams: { count: number; onFinalDigest: number; reconnects: number };
   faults: Array<{ name: string; hit: string; atSeconds: number; convergenceMs: number }>;
@@ -60,6 +62,29 @@ function digestOf(baseUrl: string): Promise<string> {
   });
 }
 
+/** Waits (at most 30 s) until the evaluator at `baseUrl` answers 200 for the steady flag. */
+async function servesSteady(baseUrl: string): Promise<void> {
+  const client = jsonClient(baseUrl);
+  const deadline = performance.now() + 30_000;
+  while ((await client.post('/evaluate/v1/boolean', { namespaceKey: NS, flagKey: STEADY, entityId: 'soak' })).status !== 200) {
+    if (performance.now() > deadline) throw new Error(`the evaluator at ${baseUrl} did not serve ${NS}/${STEADY} within 30 s`);
+    await delay(50);
+  }
+}
+
+/** Failures by reason, each with its count and the first and last time it was seen. */
+function groupFailures(failed: ReadonlyArray<{ at: number; why: string }>, started: number): SoakReport['evaluations']['failures'] {
+  const groups = new Map<string, { why: string; count: number; fromSeconds: number; toSeconds: number }>();
+  for (const f of failed) {
+    const at = Math.round((f.at - started) / 100) / 10;
+    const group = groups.get(f.why) ?? { why: f.why, count: 0, fromSeconds: at, toSeconds: at };
+    group.count++;
+    group.toSeconds = at;
+    groups.set(f.why, group);
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count).slice(0, 10);
+}
+
 const percentile = (sorted: number[], p: number): number => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
@@ -70,10 +95,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     ok(await cluster.api.post('/api/v1/namespaces', { key: NS, name: 'Soak' }), 'namespace');
     ok(await cluster.api.post(`/api/v1/namespaces/${NS}/flags`, { key: STEADY, name: STEADY, type: 'BOOLEAN_FLAG_TYPE', enabled: true }), 'steady flag');
 
+    // The load starts once every evaluator serves the flag it evaluates.
+    for (const ev of cluster.evaluators) await servesSteady(ev.process!.baseUrl);
     const writer = new SoakWriter(cluster.api, NS, options.writesPerSecond);
     const propagation = new Propagation(NS, writer.acknowledged);
     for (const ev of cluster.evaluators) propagation.watch(ev.name, ev.process!.baseUrl);
-    if (!(await propagation.settled(30_000))) throw new Error('the evaluators did not serve the first writes within 30 s');
     const evaluations = new FixedRateEvaluations(cluster.evaluation, { namespaceKey: NS, flagKey: STEADY }, options.evaluationsPerSecond);
     const streams = new SseStreams(cluster.evaluationUrl(`/client/v2/environments/default/namespaces/${NS}/stream`), options.streams);
     log(`load on: ${options.evaluationsPerSecond} evaluations/s, ${options.writesPerSecond} writes/s, ${options.streams} streams; a fault every ${options.faultEveryMs / 1000} s for ${options.durationMs / 1000} s`);
@@ -94,7 +120,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await evaluations.stop();
     log('load off; waiting for every evaluator and stream to hold the last write');
     await propagation.settled(30_000);
-    const digests = await Promise.all(cluster.evaluators.map((ev) => digestOf(ev.process!.baseUrl)));
+    // A write refused to its client may still have committed (an answer lost to a kill): the
+    // evaluators agree once its revision has reached them all, so they are asked until they do.
+    let digests = await Promise.all(cluster.evaluators.map((ev) => digestOf(ev.process!.baseUrl)));
+    for (let i = 0; i < 60 && new Set(digests).size !== 1; i++) {
+      await delay(500);
+      digests = await Promise.all(cluster.evaluators.map((ev) => digestOf(ev.process!.baseUrl)));
+    }
     const finalDigest = digests[0]!;
     for (let i = 0; i < 300 && streams.on(finalDigest) < streams.count; i++) await delay(100);
     await propagation.stop();
@@ -106,7 +138,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const ackAt = new Map(writer.acknowledged.map((w) => [w.key, w.at]));
     const report: SoakReport = {
       options: { durationMs: options.durationMs, faultEveryMs: options.faultEveryMs, evaluators: options.evaluators, streams: options.streams, evaluationsPerSecond: options.evaluationsPerSecond, writesPerSecond: options.writesPerSecond },
-      evaluations: { attempted: evaluations.attempted, failed: evaluations.failed.length, failures: evaluations.failed.slice(0, 10).map((f) => f.why) },
+      evaluations: { attempted: evaluations.attempted, failed: evaluations.failed.length, failures: groupFailures(evaluations.failed, started) },
       writes: {
         attempted: writer.attempted,
         acknowledged: writer.acknowledged.length,
@@ -127,7 +159,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       problems: [],
     };
     streams.close();
-    if (new Set(digests).size !== 1) report.problems.push(`the evaluators hold different digests at the end: ${digests.join(', ')}`);
+    if (new Set(digests).size !== 1) {
+      // What each holds, to tell a lagging evaluator (another revision) from one that holds the same state differently.
+      const held = await Promise.all(cluster.evaluators.map(async (ev) => {
+        const res = await jsonClient(ev.process!.baseUrl).get(`/internal/v1/evaluation/snapshot/namespace/${NS}?format=ensign`);
+        const doc = res.body as { revision?: number; flags?: Array<{ key: string }> };
+        return `${ev.name}: digest ${digests[cluster.evaluators.indexOf(ev)]}, revision ${doc.revision}, ${doc.flags?.length} flags, ETag ${res.headers.get('etag')}`;
+      }));
+      report.problems.push(`the evaluators hold different digests at the end: ${held.join('; ')}`);
+    }
     if (report.evaluations.failed > 0) report.problems.push(`${report.evaluations.failed} evaluations failed at the load balancer`);
     if (report.writes.missingInDatabase.length > 0) report.problems.push(`acknowledged writes missing in the database: ${report.writes.missingInDatabase.join(', ')}`);
     for (const [name, keys] of Object.entries(report.writes.missingOnEvaluators)) report.problems.push(`${name} does not serve ${keys.length} acknowledged writes: ${keys.slice(0, 10).join(', ')}`);
@@ -158,6 +198,7 @@ export function formatSoakReport(r: SoakReport): string {
     '|---:|---|---|---:|',
     ...r.faults.map((f) => `| ${f.atSeconds} s | ${f.name} | ${f.hit} | ${f.convergenceMs} ms |`),
     '',
+    ...(r.evaluations.failures.length === 0 ? [] : ['Failed evaluations:', ...r.evaluations.failures.map((f) => `- ${f.count} × ${f.why} (${f.fromSeconds}–${f.toSeconds} s)`), '']),
     r.problems.length === 0 ? 'Goals met: no failed evaluation, no lost write, every stream on the final digest, convergence p99 ≤ 5 s.' : `Problems:\n${r.problems.map((p) => `- ${p}`).join('\n')}`,
   ].join('\n');
 }
