@@ -4,6 +4,8 @@
  * whatever was started is stopped exactly once, and nothing that was not started is touched.
  */
 
+import type { Logger } from 'pino';
+
 /** Stops one component; `timeoutMs` bounds how long it may drain (0 when start-up failed). */
 export type Stop = (timeoutMs: number) => Promise<unknown> | void;
 
@@ -82,4 +84,21 @@ export class Lifecycle {
     const run = async (): Promise<unknown> => entry.stop(timeoutMs);
     return this.hooks.stop === undefined ? run() : this.hooks.stop(entry.name, run);
   }
+}
+
+/** After a failed start: says why, stops what did start at once (the last started first), and says which of those stops failed too. */
+export async function unwindFailedStart(stack: Lifecycle, logger: Logger, err: unknown): Promise<void> {
+  logger.error({ err }, `start-up failed: ${(err as Error).message}`);
+  for (const { name, err: stopErr } of await stack.stop(0)) logger.warn({ err: stopErr, component: name }, `stopping ${name} after the failed start failed`);
+}
+
+/**
+ * On a stop signal: the listeners drain first (within `timeoutMs`), then every component stops in
+ * reverse start order. Resolves whether all stopped cleanly; each stop that failed is logged.
+ */
+export async function stopForSignal(stack: Lifecycle, logger: Logger, signal: string, timeoutMs: number): Promise<boolean> {
+  logger.info({ signal, timeoutMs }, 'shutting down');
+  const failures = await stack.stop(timeoutMs);
+  for (const { name, err } of failures) logger.error({ err, component: name }, `stopping ${name} failed`);
+  return failures.length === 0;
 }

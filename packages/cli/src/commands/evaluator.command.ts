@@ -13,7 +13,7 @@ import type { EnsignConfig } from '../config/config.schema.js';
 import { joinCluster } from '../evaluator-cluster/cluster-worker.js';
 import { grpcAuth, startGrpcListener } from '../grpc-listener.js';
 import { listen } from '../http-server.js';
-import { Lifecycle, type LifecycleHooks } from '../lifecycle.js';
+import { Lifecycle, type LifecycleHooks, stopForSignal, unwindFailedStart } from '../lifecycle.js';
 import { LISTENERS, stopGrpc, stopHttp } from '../listener-stops.js';
 import { openConfiguredBus } from '../snapshot-bus.js';
 import { configuredTls } from '../tls-files.js';
@@ -149,9 +149,7 @@ export async function evaluatorCommand(config: EnsignConfig, processLogger: Logg
     );
     address = server.address;
   } catch (err) {
-    logger.error({ err }, `start-up failed: ${(err as Error).message}`);
-    // What did start is stopped at once, the last started first.
-    for (const { name, err: stopErr } of await stack.stop(0)) logger.warn({ err: stopErr, component: name }, `stopping ${name} after the failed start failed`);
+    await unwindFailedStart(stack, logger, err);
     return 1;
   }
   if (cluster === undefined) logger.info({ address, bucket: config.nats.bucket, authenticationRequired: required }, 'evaluator listening');
@@ -160,13 +158,10 @@ export async function evaluatorCommand(config: EnsignConfig, processLogger: Logg
     cluster.ready(address);
   }
 
-  const signal = await stopSignal;
-  logger.info({ signal, timeoutMs: config.server.shutdown_timeout }, 'shutting down');
-  // The listeners drain first (within the timeout); then what was counted since the last flush is shipped, and the NATS connections close.
-  const failures = await stack.stop(config.server.shutdown_timeout);
-  for (const { name, err } of failures) logger.error({ err, component: name }, `stopping ${name} failed`);
+  // After the listeners drain, what was counted since the last flush is shipped, and the NATS connections close.
+  const clean = await stopForSignal(stack, logger, await stopSignal, config.server.shutdown_timeout);
   cluster?.leave();
-  if (failures.length > 0) return 1;
+  if (!clean) return 1;
   logger.info('stopped');
   return 0;
 }

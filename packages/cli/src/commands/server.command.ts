@@ -16,7 +16,7 @@ import { isReadOnly, startDeclarativeStorage } from '../declarative-storage.js';
 import type { EmbeddedResources } from '../embedded.js';
 import { grpcAuth, startGrpcListener } from '../grpc-listener.js';
 import { listen } from '../http-server.js';
-import { Lifecycle, type LifecycleHooks } from '../lifecycle.js';
+import { Lifecycle, type LifecycleHooks, stopForSignal, unwindFailedStart } from '../lifecycle.js';
 import { LISTENERS, stopGrpc, stopHttp } from '../listener-stops.js';
 import { openConfiguredReadCache } from '../read-cache.js';
 import { openConfiguredBus, within } from '../snapshot-bus.js';
@@ -274,20 +274,13 @@ export async function serverCommand(config: EnsignConfig, logger: Logger, stopSi
     );
     address = server.address;
   } catch (err) {
-    logger.error({ err }, `start-up failed: ${(err as Error).message}`);
-    // What did start is stopped at once, the last started first.
-    for (const { name, err: stopErr } of await stack.stop(0)) logger.warn({ err: stopErr, component: name }, `stopping ${name} after the failed start failed`);
+    await unwindFailedStart(stack, logger, err);
     // An authorization policy or data file that does not load is a configuration error.
     return err instanceof PolicyFileError ? 2 : 1;
   }
   logger.info({ address }, 'listening');
 
-  const signal = await stopSignal;
-  logger.info({ signal, timeoutMs: config.server.shutdown_timeout }, 'shutting down');
-  // The listeners drain first (within the timeout), then each component stops in reverse start order.
-  const failures = await stack.stop(config.server.shutdown_timeout);
-  for (const { name, err } of failures) logger.error({ err, component: name }, `stopping ${name} failed`);
-  if (failures.length > 0) return 1;
+  if (!(await stopForSignal(stack, logger, await stopSignal, config.server.shutdown_timeout))) return 1;
   logger.info('stopped');
   return 0;
 }

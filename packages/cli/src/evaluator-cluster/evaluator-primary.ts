@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { EnsignConfig } from '../config/config.schema.js';
-import { Lifecycle, type LifecycleHooks } from '../lifecycle.js';
+import { Lifecycle, type LifecycleHooks, stopForSignal, unwindFailedStart } from '../lifecycle.js';
 import { MetricsGathering } from './metrics-gathering.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -32,17 +32,12 @@ export async function evaluatorPrimary(config: EnsignConfig, logger: Logger, sto
       return workers;
     });
   } catch (err) {
-    logger.error({ err }, `start-up failed: ${(err as Error).message}`);
-    for (const { name, err: stopErr } of await stack.stop(0)) logger.warn({ err: stopErr, component: name }, `stopping ${name} after the failed start failed`);
+    await unwindFailedStart(stack, logger, err);
     return 1;
   }
   if (pool.answering().length === count) logger.info({ address: pool.address, workers: count, bucket: config.nats.bucket, authenticationRequired: config.authentication.required }, 'evaluator listening');
 
-  const signal = await stopSignal;
-  logger.info({ signal, timeoutMs: config.server.shutdown_timeout }, 'shutting down');
-  const failures = await stack.stop(config.server.shutdown_timeout);
-  for (const { name, err } of failures) logger.error({ err, component: name }, `stopping ${name} failed`);
-  if (failures.length > 0) return 1;
+  if (!(await stopForSignal(stack, logger, await stopSignal, config.server.shutdown_timeout))) return 1;
   logger.info('stopped');
   return 0;
 }
