@@ -93,7 +93,10 @@ export async function startNginx(confs: Record<string, number[]>, overrides: Rec
     'worker_processes 1;',
     `pid ${dir}/nginx.pid;`,
     `error_log ${dir}/error.log warn;`,
-    'events { worker_connections 256; }',
+    // Each proxied stream holds two connections (client and upstream): room for the soak's 500
+    // streams with their reconnections; nginx resets connections beyond the limit.
+    'worker_rlimit_nofile 16384;',
+    'events { worker_connections 8192; }',
     'http {',
     `  access_log ${dir}/access.log;`,
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((temp) => `  ${temp}_temp_path ${dir}/${temp};`),
