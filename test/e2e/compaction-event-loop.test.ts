@@ -90,7 +90,9 @@ test.serial('compactions of 10,000 flags: publishing and taking them never block
   const { hydrations, deltas, stale } = follower.counts;
   await controlPlane.publishDelta(version.deltaFrom(base, [edited(edits).key]));
   await controlPlane.publishHydration(version.snapshot);
-  t.true(await eventually(() => follower.counts.stale === stale + 1), 'the hydration is skipped as stale');
-  t.deepEqual([follower.counts.hydrations, follower.counts.deltas], [hydrations, deltas + 1]);
+  // The delta arrives twice, on the live subject and from the bucket: one copy is applied and the
+  // other is stale, and so is the hydration of the same revision.
+  t.true(await eventually(() => follower.counts.stale >= stale + 2), `the hydration and the delta's second copy are skipped as stale (${follower.counts.stale - stale})`);
+  t.deepEqual([follower.counts.hydrations, follower.counts.deltas, follower.counts.stale], [hydrations, deltas + 1, stale + 2]);
   t.is(source.peek(NS)?.snapshot.checksum, version.snapshot.checksum);
 });
