@@ -14,6 +14,7 @@ export function openConfiguredStore(config: EnsignConfig, options: { actor?: () 
     ...(db.max_open_conn > 0 ? { maxOpenConn: db.max_open_conn } : {}),
     maxIdleConn: db.max_idle_conn,
     ...(db.conn_max_lifetime > 0 ? { connMaxLifetimeMs: db.conn_max_lifetime } : {}),
+    preparedStatements: db.prepared_statements_enabled,
     ...(actor !== undefined ? { actor } : {}),
     ...(sqliteAddon !== undefined ? { sqliteNativeBinding: sqliteAddon } : {}),
   });

@@ -26,7 +26,7 @@ test('without a file or environment every setting has its documented default', (
     log: { level: 'info', encoding: 'json' },
     server: { host: '127.0.0.1', http_port: 8080, grpc_port: 9000, protocol: 'http', cert_file: '', cert_key: '', body_limit: 1_048_576, shutdown_timeout: 30_000 },
     ui: { enabled: true },
-    db: { url: 'file:./data/ensign.db', max_open_conn: 0, max_idle_conn: 2, conn_max_lifetime: 0, poll_interval: 1000 },
+    db: { url: 'file:./data/ensign.db', max_open_conn: 0, max_idle_conn: 2, conn_max_lifetime: 0, prepared_statements_enabled: true, poll_interval: 1000 },
     storage: {
       type: 'database',
       read_only: undefined,
@@ -263,6 +263,7 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['db.max_open_conn', 'db:\n  max_open_conn: -1', 'db.max_open_conn: must be a non-negative integer (got -1)'],
   ['db.max_idle_conn', 'db:\n  max_idle_conn: many', 'db.max_idle_conn: must be a non-negative integer (got "many")'],
   ['db.poll_interval', 'db:\n  poll_interval: -1s', 'db.poll_interval: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "-1s")'],
+  ['db.prepared_statements_enabled', 'db:\n  prepared_statements_enabled: sometimes', 'db.prepared_statements_enabled: must be true or false (got "sometimes")'],
   ['db.conn_max_lifetime', 'db:\n  conn_max_lifetime: 1d', 'db.conn_max_lifetime: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "1d")'],
   ['evaluation.hash', 'evaluation:\n  hash: md5', 'evaluation.hash: must be one of murmur3, crc32 (got "md5")'],
   ['nats.url', 'nats:\n  url: http://nats:4222', 'nats.url: "http:" is not a NATS scheme (nats: or tls:) (got "http://nats:4222")'],

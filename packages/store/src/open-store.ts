@@ -6,6 +6,7 @@ import { type Actor, type ChangeRecord, notFound, unavailable } from '@ensign/co
 import { CommitListeners, DEFAULT_COMMIT_WAIT_MS } from './commit-listeners.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { knexConfig } from './knex-config.js';
+import { enablePreparedStatements } from './prepared-statements.js';
 import { listNamespaceRevisions, readNamespaceState } from './loaders/namespace-state.loader.js';
 import { listPending, migrateLatest } from './migrator.js';
 import { NamespaceModel } from './models/namespace.model.js';
@@ -79,8 +80,11 @@ export interface SqlStore {
    * once its listeners settle (at most `commitWaitMs`). Returns the unsubscribe.
    */
   onCommit(listener: CommitListener): () => void;
-  /** Hears the SQL of every statement sent to the database (BEGIN and COMMIT included), as it is sent; returns the unsubscribe. */
-  onStatement(listener: (sql: string) => void): () => void;
+  /**
+   * Hears the SQL of every statement sent to the database (BEGIN and COMMIT included), as it is
+   * sent, with its name when it goes as a prepared statement; returns the unsubscribe.
+   */
+  onStatement(listener: (sql: string, preparedAs: string | undefined) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -92,6 +96,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
   }
   const knex = knexFactory(knexConfig(parsed, options));
+  if (options.preparedStatements !== false) enablePreparedStatements(knex);
   try {
     await knex.raw('select 1');
   } catch (err) {
@@ -139,7 +144,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     listNamespaceRevisions: () => tx.read((db) => listNamespaceRevisions(db)),
     onCommit: (listener) => listeners.add(listener),
     onStatement(listener) {
-      const heard = (query: { sql: string }) => listener(query.sql);
+      const heard = (query: { sql: string; options?: { name?: string } }) => listener(query.sql, query.options?.name);
       knex.on('query', heard);
       return () => void knex.off('query', heard);
     },

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { DEFAULT_NAMESPACE } from '@ensign/core';
+import { preparedRaw } from './prepared-statements.js';
 
 /** Keeps `IN (…)` lists well under every engine's bound-parameter limit. */
 const CHUNK = 500;
@@ -43,7 +44,7 @@ export const isPostgres = (db: Knex): boolean => (db.client as { config: Knex.Co
 export async function sendTogether(db: Knex, statements: readonly Knex.QueryBuilder[]): Promise<void> {
   if (statements.length > 1 && isPostgres(db)) {
     const parts = statements.map((s) => s.toSQL());
-    await db.raw(`with ${parts.map((p, i) => `w${i} as (${p.sql})`).join(', ')} select 1`, parts.flatMap((p) => p.bindings));
+    await preparedRaw(db, `with ${parts.map((p, i) => `w${i} as (${p.sql})`).join(', ')} select 1`, parts.flatMap((p) => p.bindings));
     return;
   }
   for (const statement of statements) await statement;

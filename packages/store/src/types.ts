@@ -63,6 +63,8 @@ export interface StoreOptions {
   maxIdleConn?: number;
   /** Idle connections older than this are closed; 0 or undefined keeps them. */
   connMaxLifetimeMs?: number;
+  /** PostgreSQL: send the statements of every write as named prepared statements (true when not set). */
+  preparedStatements?: boolean;
   /** Clock for createdAt/updatedAt; tests pass a fake one. */
   now?: () => Date;
   /** Who is writing: read once per write, from the request being served (absent when unauthenticated). */

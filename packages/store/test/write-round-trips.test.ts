@@ -8,6 +8,7 @@ import { flagWithVariants } from './helpers/fixtures.js';
 import { expectFlagsEffect } from './helpers/state-slice.js';
 import { steppingClock } from './helpers/store-harness.js';
 
+// The tests run one after another: each listens to every statement the store sends.
 // Each statement is a round trip to PostgreSQL; a one-flag update is what the API's `PUT` of a
 // flag makes: the change policy read of its write check, then the write.
 const MAX_ROUND_TRIPS = 5;
@@ -38,7 +39,7 @@ async function statementsOf(s: SqlStore, work: () => Promise<unknown>): Promise<
   return sent;
 }
 
-test(`postgres: updating one flag takes at most ${MAX_ROUND_TRIPS} round trips and commits the change`, async (t) => {
+test.serial(`postgres: updating one flag takes at most ${MAX_ROUND_TRIPS} round trips and commits the change`, async (t) => {
   const s = store!;
   const ns = 'round-trips';
   await s.namespaces.create({ key: ns, name: ns, description: '' });
@@ -67,4 +68,40 @@ test(`postgres: updating one flag takes at most ${MAX_ROUND_TRIPS} round trips a
   await expectFlagsEffect(t, s, change!, ['color']);
   const { events } = await s.audit.list({ namespaceKey: ns, resources: [], actions: [], limit: 1 });
   t.deepEqual(events.map(({ id: _id, ...entry }) => entry), [change!.record]);
+});
+
+/** The names of the prepared statements an update of one flag sends through `s`. */
+async function preparedNamesOfUpdate(s: SqlStore, ns: string): Promise<Array<string | undefined>> {
+  const flag = await s.flags.get(ns, 'color');
+  const names: Array<string | undefined> = [];
+  const stop = s.onStatement((_sql, preparedAs) => names.push(preparedAs));
+  try {
+    await s.flags.update({ namespaceKey: ns, key: 'color', name: `${flag.name}!`, description: '', enabled: !flag.enabled, defaultVariantId: '', metadata: undefined });
+  } finally {
+    stop();
+  }
+  return names;
+}
+
+test.serial('postgres: a write sends its bump-and-read and its writes as prepared statements, named by their text, unless turned off', async (t) => {
+  const ns = 'prepared';
+  await store!.namespaces.create({ key: ns, name: ns, description: '' });
+  await flagWithVariants(store!, ns, 'color', ['blue', 'red']);
+
+  const first = await preparedNamesOfUpdate(store!, ns);
+  const named = first.filter((name) => name !== undefined);
+  t.true(named.length >= 2, `named: ${JSON.stringify(first)}`);
+  t.true(named.every((name) => /^ensign_[0-9a-f]{24}$/.test(name!)));
+  // The same write again: the same statements by the same names, so each connection plans them once.
+  t.deepEqual(await preparedNamesOfUpdate(store!, ns), first);
+
+  const unprepared = await openStore({ url: db!.url, preparedStatements: false });
+  try {
+    const names = await preparedNamesOfUpdate(unprepared, ns);
+    t.is(names.length, first.length);
+    t.deepEqual(names.filter((name) => name !== undefined), []);
+    t.like(await unprepared.flags.get(ns, 'color'), { name: 'color!!!' });
+  } finally {
+    await unprepared.close();
+  }
 });

@@ -16,6 +16,7 @@ import type { RuleSegmentModel } from '../models/rule-segment.model.js';
 import type { RuleModel } from '../models/rule.model.js';
 import type { SegmentModel } from '../models/segment.model.js';
 import type { VariantModel } from '../models/variant.model.js';
+import { preparedRaw } from '../prepared-statements.js';
 import type { FlagsRead } from './flags-state.loader.js';
 import { assembleFlags, assembleRollouts, assembleRules, assembleSchedules, assembleSegments, type ScheduleRow } from './state-parts.loader.js';
 
@@ -117,7 +118,7 @@ function partsStatement(db: Knex, ns: string, scope: FlagScope, head: readonly S
   const state = parts === 'state' ? [{ sql: STATE_CTES.sql, bindings: Array<string>(STATE_CTES.binds).fill(ns) }] : [];
   const withs = [{ sql: scope.cte, bindings: scope.bindings }, ...state, ...head];
   const select = SELECTS[parts];
-  return db.raw(`with ${withs.map((w) => w.sql).join(',\n')}\nselect ${columns.sql}\n  ${select.sql}`, [
+  return preparedRaw(db, `with ${withs.map((w) => w.sql).join(',\n')}\nselect ${columns.sql}\n  ${select.sql}`, [
     ...withs.flatMap((w) => w.bindings),
     ...columns.bindings,
     ...Array<string>(select.binds).fill(ns),
