@@ -17,7 +17,7 @@ const r = await autocannon({
   pipelining: 1,
   duration: Number(seconds),
   timeout: 5,
-  requests: workload.bodies.map((body) => ({ method: 'POST', path: workload.path, headers: workload.headers, body })),
+  requests: workload.bodies.map((body, i) => ({ method: 'POST', path: workload.paths?.[i] ?? workload.path, headers: workload.headers, body })),
 });
 const result: LoadResult = {
   requests: r.requests.total,

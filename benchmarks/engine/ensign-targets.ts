@@ -16,7 +16,7 @@ import type { Credential } from './auth-credentials.js';
 import { stop } from './child-processes.js';
 import type { CpuPlacement } from './cpu-placement.js';
 import { HTTP_OPTIONS } from './http-options.js';
-import { checkAgainstEngine, seedBenchNamespace, untilAgreesWithEngine } from './seed-ensign.js';
+import { checkAgainstEngine, checkOfrepAgainstEngine, seedBenchNamespace, untilAgreesWithEngine } from './seed-ensign.js';
 
 /** A directory of the scope's own (working directory, database, key files). */
 export function scratchDirectory(scope: RunScope): string {
@@ -39,6 +39,7 @@ async function seedAndCheck(client: KeepAliveClient): Promise<void> {
   const started = performance.now();
   const calls = await seedBenchNamespace(client);
   await checkAgainstEngine(client);
+  await checkOfrepAgainstEngine(client);
   console.log(`  seeded (${calls} calls) and checked against the engine in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -59,22 +60,23 @@ export interface EvaluatorCluster {
 
 /**
  * `ensign server` publishing to a NATS bucket unique to the run, seeded through its API and kept off
- * the CPU under test; evaluators are started on the bucket per target.
+ * the CPU under test; evaluators are started on the bucket per target. With `credential`, the server
+ * and every evaluator require it (evaluators learn tokens from the bus, and read a JWT key themselves).
  */
-export async function evaluatorCluster(scope: RunScope, placement: CpuPlacement): Promise<EvaluatorCluster> {
+export async function evaluatorCluster(scope: RunScope, placement: CpuPlacement, credential?: Credential): Promise<EvaluatorCluster> {
   const dir = scratchDirectory(scope);
   const bucket: TestBucket = testBucket('ensign_http');
   scope.add(() => bucket.drop());
-  const server = await startScoped(scope, 'ensign server', 'server', dir, { ...bucket.env(), ENSIGN_DB_URL: `file:${join(dir, 'ensign.db')}` });
+  const server = await startScoped(scope, 'ensign server', 'server', dir, { ...bucket.env(), ENSIGN_DB_URL: `file:${join(dir, 'ensign.db')}`, ...credential?.env });
   placement.helper(server.child.pid);
-  await seedAndCheck(server.client);
+  await seedAndCheck(clientOf(server, credential));
   return {
     server,
     async startEvaluator(evaluatorScope, env = {}) {
-      const evaluator = await startScoped(evaluatorScope, 'ensign evaluator', 'evaluator', dir, { ...bucket.env(), ...env });
+      const evaluator = await startScoped(evaluatorScope, 'ensign evaluator', 'evaluator', dir, { ...bucket.env(), ...credential?.env, ...env });
       placement.underTest(evaluator.child.pid);
       // The server publishes without holding up its writes: the bucket may lag the last ones briefly.
-      await untilAgreesWithEngine(evaluator.client, 30_000);
+      await untilAgreesWithEngine(clientOf(evaluator, credential), 30_000);
       return evaluator;
     },
   };

@@ -20,7 +20,7 @@ import { CpuPlacement } from './cpu-placement.js';
 import { evaluatorCluster, scratchDirectory, seededServer } from './ensign-targets.js';
 import { targetRatios, batchFigures, type Floors, ratiosTo, printBatch, printCounting, printLargeNamespace, printTargets } from './http-report.js';
 import { HTTP_OPTIONS } from './http-options.js';
-import { BATCH_SIZE, batchWorkload, type HttpWorkload, singleWorkload } from './http-workload.js';
+import { BATCH_SIZE, batchWorkload, type HttpWorkload, ofrepWorkload, singleWorkload } from './http-workload.js';
 import { measureLargeNamespace, type LargeNamespaceFigures } from './large-namespace-memory.js';
 import { chooseLoadGenerator, type LoadGenerator, type LoadResult } from './load-generator.js';
 import { runLoadProcess } from './load-process.js';
@@ -68,29 +68,34 @@ async function grpcLoad(address: string, loadSeconds: number): Promise<LoadResul
 interface MeasuredTargets {
   targets: TargetFigures[];
   bare: TargetFigures;
-  batch: TargetFigures;
+  batches: TargetFigures[];
   batchFloor: TargetFigures;
   floors: Floors;
-  /** The evaluator with and without counting evaluations for /metrics. */
-  counting: { counted: TargetFigures; uncounted: TargetFigures };
+  /** The evaluator with and without counting evaluations for /metrics, when both ran. */
+  counting?: { counted: TargetFigures; uncounted: TargetFigures };
 }
 
 /** The targets, started and ready for load, in the order they are measured in each round. */
 interface StartedTargets {
   runs: TargetRun[];
   bare: TargetRun;
-  batch: TargetRun;
   batchFloor: TargetRun;
+  /** The batch targets (server, evaluator) that ran. */
+  batches: TargetRun[];
   /** The floor each ensign HTTP target is held against. */
   floorOf: Map<TargetRun, TargetRun>;
-  counted: TargetRun;
-  uncounted: TargetRun;
+  counted?: TargetRun;
+  uncounted?: TargetRun;
 }
 
-/** Starts every target within `scope`: each a process of its own, ensign ones seeded and checked. */
+/** Whether BENCH_HTTP_TARGETS asks for the target `name`. */
+const wanted = (name: string) => HTTP_OPTIONS.targets.length === 0 || HTTP_OPTIONS.targets.some((part) => name.includes(part));
+
+/** Starts every wanted target within `scope`: each a process of its own, ensign ones seeded and checked. */
 async function startTargets(scope: RunScope, generator: LoadGenerator): Promise<StartedTargets> {
   const variant = singleWorkload('variant');
   const boolean = singleWorkload('boolean');
+  const batchOf50 = batchWorkload();
   const runs: TargetRun[] = [];
   const floorOf = new Map<TargetRun, TargetRun>();
   const http = (port: number, workload: HttpWorkload) => (s: number) => generator.run(`http://127.0.0.1:${port}`, workload, s);
@@ -106,33 +111,62 @@ async function startTargets(scope: RunScope, generator: LoadGenerator): Promise<
   };
   /** A seeded `ensign server` loaded with `workload`; `credentialOf` makes it require the credential it returns. */
   const onServer = async (name: string, floor: TargetRun, workload: (authorization?: string) => HttpWorkload, credentialOf?: (dir: string) => Credential | Promise<Credential>) => {
+    if (!wanted(name)) return undefined;
     const credential = await credentialOf?.(scratchDirectory(scope));
     const server = await seededServer(scope, placement, credential);
     const requests = workload(credential?.authorization);
     return add(name, server.child.pid, http(server.port, requests), requests.evaluationsPerRequest, floor);
   };
+  /**
+   * Evaluators of one cluster (whose server is seeded only when one of them is wanted), each loaded
+   * with its workload; with `credentialOf`, the cluster requires the credential it returns. The
+   * answer is in the order of `targets`, a target not wanted undefined.
+   */
+  const onEvaluators = async (targets: Array<{ name: string; floor: TargetRun; workload: (authorization?: string) => HttpWorkload; env?: Record<string, string> }>, credentialOf?: (dir: string) => Credential | Promise<Credential>) => {
+    if (!targets.some((t) => wanted(t.name))) return [];
+    const credential = await credentialOf?.(scratchDirectory(scope));
+    const { startEvaluator } = await evaluatorCluster(scope, placement, credential);
+    const started: Array<TargetRun | undefined> = [];
+    for (const t of targets) {
+      if (!wanted(t.name)) {
+        started.push(undefined);
+        continue;
+      }
+      const evaluator = await startEvaluator(scope, t.env);
+      const requests = t.workload(credential?.authorization);
+      started.push(add(t.name, evaluator.child.pid, http(evaluator.port, requests), requests.evaluationsPerRequest, t.floor));
+    }
+    return started;
+  };
 
   // The bare servers read the bodies of the loads they stand for, so they see requests of the same sizes.
   const bare = await onBare('bare node:http (fixed body)', 'fixed', variant);
   const jsonFloor = await onBare('bare node:http, JSON in and out', 'json', variant);
-  const batchFloor = await onBare(`bare node:http, batch of ${BATCH_SIZE} JSON in and out`, 'batch', batchWorkload());
+  const batchFloor = await onBare(`bare node:http, batch of ${BATCH_SIZE} JSON in and out`, 'batch', batchOf50);
+  const batches: TargetRun[] = [];
   await onServer('ensign server, variant', jsonFloor, () => variant);
   await onServer('ensign server, boolean', jsonFloor, () => boolean);
-  const batch = await onServer(`ensign server, batch of ${BATCH_SIZE} variant`, batchFloor, batchWorkload);
-  const grpcServer = await seededServer(scope, placement);
-  add('ensign server, gRPC Variant', grpcServer.child.pid, (s) => grpcLoad(`127.0.0.1:${grpcServer.grpcPort}`, s));
+  const serverBatch = await onServer(`ensign server, batch of ${BATCH_SIZE} variant`, batchFloor, () => batchOf50);
+  if (serverBatch !== undefined) batches.push(serverBatch);
+  await onServer('ensign server, OFREP single', jsonFloor, (auth) => ofrepWorkload(auth));
+  if (wanted('ensign server, gRPC Variant')) {
+    const grpcServer = await seededServer(scope, placement);
+    add('ensign server, gRPC Variant', grpcServer.child.pid, (s) => grpcLoad(`127.0.0.1:${grpcServer.grpcPort}`, s));
+  }
   await onServer('ensign server, variant, bearer token', jsonFloor, (auth) => singleWorkload('variant', auth), bearerCredential);
   await onServer('ensign server, variant, JWT (RS256)', jsonFloor, (auth) => singleWorkload('variant', auth), jwtCredential);
-  const { startEvaluator } = await evaluatorCluster(scope, placement);
-  const onEvaluator = async (name: string, workload: HttpWorkload, env?: Record<string, string>) => {
-    const evaluator = await startEvaluator(scope, env);
-    return add(name, evaluator.child.pid, http(evaluator.port, workload), 1, jsonFloor);
-  };
-  const counted = await onEvaluator('ensign evaluator, variant', variant);
-  await onEvaluator('ensign evaluator, boolean', boolean);
-  // The same evaluator without Flipt's evaluation metrics: what counting costs the hot path.
-  const uncounted = await onEvaluator('ensign evaluator, variant, metrics and analytics off', variant, { ENSIGN_METRICS_ENABLED: 'false', ENSIGN_ANALYTICS_ENABLED: 'false' });
-  return { runs, bare, batch, batchFloor, floorOf, counted, uncounted };
+  const [counted, , evaluatorBatch, , uncounted] = await onEvaluators([
+    { name: 'ensign evaluator, variant', floor: jsonFloor, workload: () => variant },
+    { name: 'ensign evaluator, boolean', floor: jsonFloor, workload: () => boolean },
+    { name: `ensign evaluator, batch of ${BATCH_SIZE} variant`, floor: batchFloor, workload: () => batchOf50 },
+    { name: 'ensign evaluator, OFREP single', floor: jsonFloor, workload: () => ofrepWorkload() },
+    // The same evaluator without Flipt's evaluation metrics: what counting costs the hot path.
+    { name: 'ensign evaluator, variant, metrics and analytics off', floor: jsonFloor, workload: () => variant, env: { ENSIGN_METRICS_ENABLED: 'false', ENSIGN_ANALYTICS_ENABLED: 'false' } },
+  ]);
+  if (evaluatorBatch !== undefined) batches.push(evaluatorBatch);
+  await onEvaluators([{ name: 'ensign evaluator, variant, bearer token', floor: jsonFloor, workload: (auth) => singleWorkload('variant', auth) }], bearerCredential);
+  await onEvaluators([{ name: 'ensign evaluator, variant, JWT (RS256)', floor: jsonFloor, workload: (auth) => singleWorkload('variant', auth) }], jwtCredential);
+  return { runs, bare, batchFloor, batches, floorOf, counted, uncounted };
 }
 
 /**
@@ -161,13 +195,21 @@ async function measureTargets(generator: LoadGenerator): Promise<MeasuredTargets
     const figures = new Map(started.runs.map((run) => [run, combineRounds(run, rounds.get(run)!)]));
     const of = (run: TargetRun) => figures.get(run)!;
     const floors = new Map([...started.floorOf].map(([run, floor]) => [of(run), of(floor)]));
-    return { targets: [...figures.values()], bare: of(started.bare), batch: of(started.batch), batchFloor: of(started.batchFloor), floors, counting: { counted: of(started.counted), uncounted: of(started.uncounted) } };
+    const { counted, uncounted } = started;
+    return {
+      targets: [...figures.values()],
+      bare: of(started.bare),
+      batches: started.batches.map(of),
+      batchFloor: of(started.batchFloor),
+      floors,
+      counting: counted === undefined || uncounted === undefined ? undefined : { counted: of(counted), uncounted: of(uncounted) },
+    };
   });
 }
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const { targets, bare, batch, batchFloor, floors, counting, generator, largeNamespace } = await scoped(async (scope) => {
+  const { targets, bare, batches, batchFloor, floors, counting, generator, largeNamespace } = await scoped(async (scope) => {
     const generator = chooseLoadGenerator({ preference: HTTP_OPTIONS.loadGenerator, dir: scratchDirectory(scope), connections, cpu: placement.clientCpu });
     console.log(`load generator: ${generator.name}${generator.name === 'wrk' ? '' : ' (wrk not found or not chosen)'}; ${placement.description}`);
     const measured = await measureTargets(generator);
@@ -177,8 +219,8 @@ async function main(): Promise<number> {
   });
 
   printTargets(targets, bare, floors, { generator, rounds: HTTP_OPTIONS.rounds, seconds, warmupSeconds, connections, placement: placement.description });
-  printBatch(batch, batchFloor, bare);
-  printCounting(counting.counted, counting.uncounted);
+  for (const batch of batches) printBatch(batch, batchFloor, bare);
+  if (counting !== undefined) printCounting(counting.counted, counting.uncounted);
   if (largeNamespace !== undefined) printLargeNamespace(largeNamespace);
   const loadAverage = os.loadavg()[0] ?? 0;
   if (loadAverage > os.cpus().length) console.log(`(load average ${loadAverage.toFixed(1)}: other work was running)`);
@@ -208,8 +250,8 @@ async function main(): Promise<number> {
         p99ToFloor: round(f?.p99Ratio),
       };
     }),
-    batch: { ...batchFigures(batch, bare), floor: batchFigures(batchFloor, bare) },
-    counting: ratiosTo(counting.counted, counting.uncounted),
+    batches: batches.map((batch) => ({ target: batch.target, ...batchFigures(batch, bare), floor: batchFigures(batchFloor, bare) })),
+    counting: counting === undefined ? undefined : ratiosTo(counting.counted, counting.uncounted),
     largeNamespace,
   });
   console.log(`written ${path}`);

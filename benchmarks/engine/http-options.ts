@@ -37,6 +37,11 @@ export const HTTP_OPTIONS = {
   loadGenerator: env['BENCH_HTTP_LOAD_GENERATOR'] === 'autocannon' ? ('autocannon' as const) : ('auto' as const),
   serverCpu: pin ? 0 : undefined,
   clientCpu: pin ? 1 : undefined,
+  /**
+   * Which ensign targets run: `|`-separated parts of their names (`evaluator|batch`), any of which a
+   * target's name must contain; every target when empty. The bare servers always run, being the yardsticks.
+   */
+  targets: (env['BENCH_HTTP_TARGETS'] ?? '').split('|').map((part) => part.trim()).filter(Boolean),
   /** Extra node flags for every ensign process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them. */
   serverNodeArgs: (env['BENCH_HTTP_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
 };

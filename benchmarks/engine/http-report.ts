@@ -94,7 +94,7 @@ export function printBatch(batch: TargetFigures, floor: TargetFigures, bare: Tar
   const line = (name: string, f: ReturnType<typeof batchFigures>) =>
     console.log(`${name}: ${count(f.requestsPerSecond)} req/s = ${count(f.evaluationsPerSecond)} evaluations/s, ${f.evaluationsToBareRequests.toFixed(2)}× bare's req/s`);
   console.log('');
-  line(`batch of ${batch.evaluationsPerRequest}`, batchFigures(batch, bare));
+  line(batch.target, batchFigures(batch, bare));
   line('  its floor (parse, stringify)', batchFigures(floor, bare));
 }
 

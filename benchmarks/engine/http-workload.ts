@@ -23,6 +23,8 @@ export interface EvaluationInput {
 
 export interface HttpWorkload {
   path: string;
+  /** A path per body, where the request's path varies (OFREP names the flag in it); `path` otherwise. */
+  paths?: string[];
   headers: Record<string, string>;
   bodies: string[];
   /** Evaluations one request asks for (the batch size for a batch). */
@@ -66,6 +68,21 @@ export function variantWorkloadOver(namespaceKey: string, flagKeys: string[]): H
     path: '/evaluate/v1/variant',
     headers: headersWith(undefined),
     bodies: flagKeys.map((flagKey, i) => JSON.stringify({ namespaceKey, flagKey, entityId: ids[i], context: ctxs[i] })),
+    evaluationsPerRequest: 1,
+  };
+}
+
+/**
+ * POST /ofrep/v1/evaluate/flags/{key}: the variant requests as OFREP single evaluations, the flag in
+ * the path and the entity id as the context's `targetingKey` (the namespace is the default one).
+ */
+export function ofrepWorkload(authorization?: string): HttpWorkload {
+  const requests = evaluationRequests('variant');
+  return {
+    path: '/ofrep/v1/evaluate/flags',
+    paths: requests.map((r) => `/ofrep/v1/evaluate/flags/${r.flagKey}`),
+    headers: headersWith(authorization),
+    bodies: requests.map((r) => JSON.stringify({ context: { targetingKey: r.entityId, ...r.context } })),
     evaluationsPerRequest: 1,
   };
 }

@@ -91,12 +91,27 @@ export async function checkAgainstEngine(client: KeepAliveClient, samples = 100)
   batch.forEach((request, i) => compare('variant', request, responses[i]?.variantResponse ?? {}));
 }
 
+/**
+ * Evaluates `samples` variant requests as OFREP single evaluations through `client`; throws unless
+ * each names its flag and, where the engine matches, its variant.
+ */
+export async function checkOfrepAgainstEngine(client: KeepAliveClient, samples = 50): Promise<void> {
+  for (const request of evaluationRequests('variant', samples, 557)) {
+    const got = await evaluate(client, `/ofrep/v1/evaluate/flags/${request.flagKey}`, { context: { targetingKey: request.entityId, ...request.context } });
+    const want = engineAnswer('variant', request);
+    if (got['key'] !== request.flagKey || (want['match'] === true && got['variant'] !== want['variantKey'])) {
+      throw new Error(`OFREP and engine disagree for ${JSON.stringify(request)}: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
+    }
+  }
+}
+
 /** Repeats the check until it passes (an evaluator may still be catching up with the seeding) or `timeoutMs` ends. */
 export async function untilAgreesWithEngine(client: KeepAliveClient, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       await checkAgainstEngine(client);
+      await checkOfrepAgainstEngine(client);
       return;
     } catch (err) {
       if (Date.now() >= deadline) throw err;

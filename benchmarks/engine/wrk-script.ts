@@ -26,6 +26,9 @@ ${headers.join('\n')}
 local bodies = {
 ${workload.bodies.map((b) => `  ${luaString(b)},`).join('\n')}
 }
+local paths = {
+${(workload.paths ?? []).map((p) => `  ${luaString(p)},`).join('\n')}
+}
 local prepared = {}
 local next_request = 0
 local threads = {}
@@ -37,7 +40,7 @@ end
 function init(args)
   not_ok = 0
   for i, body in ipairs(bodies) do
-    prepared[i] = wrk.format("POST", path, headers, body)
+    prepared[i] = wrk.format("POST", paths[i] or path, headers, body)
   end
 end
 

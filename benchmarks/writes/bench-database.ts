@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase } from '@ensign/testkit';
 import pg from 'pg';
 import type { BenchDb } from './options.js';
 
@@ -29,11 +30,18 @@ async function onPostgres(sql: string): Promise<void> {
   }
 }
 
-/** SQLite: a file in a fresh temp directory; PostgreSQL: a fresh database `ensign_bench_<random>`. */
+/**
+ * SQLite: a file in a fresh temp directory; PostgreSQL: a fresh database `ensign_bench_<random>`;
+ * MariaDB / MySQL: a fresh database of root@127.0.0.1:3306, as the test suites make them.
+ */
 export async function createBenchDatabase(db: BenchDb): Promise<BenchDatabase> {
   if (db === 'sqlite') {
     const dir = mkdtempSync(join(os.tmpdir(), 'ensign-writes-'));
     return { url: `file:${join(dir, 'ensign.db')}`, seeding: (work) => work(), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  if (db === 'mysql') {
+    const database = await createTestDatabase('mysql');
+    return { url: database.url, seeding: (work) => work(), drop: () => database.drop() };
   }
   const name = `ensign_bench_${randomBytes(6).toString('hex')}`;
   await onPostgres(`CREATE DATABASE "${name}"`);

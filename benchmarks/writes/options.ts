@@ -1,6 +1,6 @@
 /** The write benchmark's settings, from `BENCH_WRITES_*` variables so a quick run needs no code change. */
 
-export type BenchDb = 'sqlite' | 'postgres';
+export type BenchDb = 'sqlite' | 'postgres' | 'mysql';
 
 export interface WriteOptions {
   /** Databases to run on, in order. */
@@ -37,8 +37,8 @@ function positiveInteger(name: string, value: string): number {
 /** Reads the environment; throws on a value it cannot use. */
 export function readOptions(): WriteOptions {
   const dbs = list('BENCH_WRITES_DBS', 'sqlite,postgres').map((db) => {
-    if (db !== 'sqlite' && db !== 'postgres') throw new Error(`BENCH_WRITES_DBS: ${db} is neither sqlite nor postgres`);
-    return db;
+    if (db !== 'sqlite' && db !== 'postgres' && db !== 'mysql') throw new Error(`BENCH_WRITES_DBS: ${db} is none of sqlite, postgres and mysql`);
+    return db as BenchDb;
   });
   const authz = process.env['BENCH_WRITES_AUTHZ'] ?? '0';
   if (authz !== '0' && authz !== '1' && authz !== 'only') throw new Error(`BENCH_WRITES_AUTHZ: ${authz} is none of 0, 1 and only`);

@@ -37,7 +37,7 @@ export function printWrites(runs: WriteRunFigures[], writes: number): void {
     const kinds = Object.entries(r.latencyP50ByKind).map(([kind, k]) => `${kind} ${k!.p50} (${k!.count})`).join(', ');
     console.log(`  ${r.db} ${int(r.flags)} flags: ${int(r.seed.calls)} calls in ${num(r.seed.seconds, 1)} s; server + evaluator ready in ${num(r.startSeconds, 1)} s; write p50 by kind: ${kinds}`);
     const s = r.cpuShares;
-    if (s !== undefined) console.log(`    CPUs busy while writing: ${s.machine} (server, evaluator and benchmark ${s.benchmark}; other work, PostgreSQL and nats-server included, ${s.other}); evaluator CPU ${num(r.cpuMsPerWrite.evaluator)} ms/write`);
+    if (s !== undefined) console.log(`    CPUs busy while writing: ${s.machine} (server, evaluator and benchmark ${s.benchmark}; other work, the database server and nats-server included, ${s.other}); evaluator CPU ${num(r.cpuMsPerWrite.evaluator)} ms/write`);
   }
 }
 
