@@ -26,7 +26,7 @@ export function scratchDirectory(scope: RunScope): string {
 }
 
 async function startScoped(scope: RunScope, name: string, command: 'server' | 'evaluator', cwd: string, env: Record<string, string>): Promise<EnsignNode> {
-  const node = await startNode(name, command, cwd, env, HTTP_OPTIONS.serverNodeArgs);
+  const node = await startNode(name, command, cwd, env, HTTP_OPTIONS.serverNodeArgs, HTTP_OPTIONS.executable);
   scope.add(() => stop(node.child, 5000));
   return node;
 }

@@ -1,5 +1,6 @@
 /** The HTTP benchmark's settings, from BENCH_HTTP_* environment variables (see benchmarks/README.md). */
 import os from 'node:os';
+import { resolve } from 'node:path';
 
 const env = process.env;
 
@@ -42,6 +43,8 @@ export const HTTP_OPTIONS = {
    * target's name must contain; every target when empty. The bare servers always run, being the yardsticks.
    */
   targets: (env['BENCH_HTTP_TARGETS'] ?? '').split('|').map((part) => part.trim()).filter(Boolean),
+  /** The single-file executable (`dist/ensign-linux-<arch>`) to run every ensign target with, instead of node and the compiled CLI. */
+  executable: env['BENCH_HTTP_EXECUTABLE'] === undefined || env['BENCH_HTTP_EXECUTABLE'] === '' ? undefined : resolve(env['BENCH_HTTP_EXECUTABLE']),
   /** Extra node flags for every ensign process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them. */
   serverNodeArgs: (env['BENCH_HTTP_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
 };

@@ -65,10 +65,10 @@ export async function measureLargeNamespace(flags: number, generator: LoadGenera
     const bucket = testBucket('ensign_http_mem');
     scope.add(() => bucket.drop());
     const startedAt = performance.now();
-    const server = await startNode('ensign server', 'server', dir, { ...bucket.env(), ENSIGN_DB_URL: dbUrl }, HTTP_OPTIONS.serverNodeArgs);
+    const server = await startNode('ensign server', 'server', dir, { ...bucket.env(), ENSIGN_DB_URL: dbUrl }, HTTP_OPTIONS.serverNodeArgs, HTTP_OPTIONS.executable);
     scope.add(() => stop(server.child, 5000));
     placement.helper(server.child.pid);
-    const evaluator = await startNode('ensign evaluator', 'evaluator', dir, bucket.env(), HTTP_OPTIONS.serverNodeArgs);
+    const evaluator = await startNode('ensign evaluator', 'evaluator', dir, bucket.env(), HTTP_OPTIONS.serverNodeArgs, HTTP_OPTIONS.executable);
     scope.add(() => stop(evaluator.child, 5000));
     placement.underTest(evaluator.child.pid);
     if ((await untilRevision(evaluator.client, NS, revision, 120_000, 50)) === undefined) {

@@ -42,7 +42,8 @@ async function waitForHealth(node: EnsignNode, timeoutMs = 30_000): Promise<void
 
 /**
  * Starts `ensign <command>` in `cwd` and resolves once its /health answers 200; `nodeArgs` go to
- * node before the script (e.g. `--cpu-prof` to profile it).
+ * node before the script (e.g. `--cpu-prof` to profile it). With `executable` (the single-file
+ * executable's path), that runs the command instead of node, and `nodeArgs` are not used.
  */
 export async function startNode(
   name: string,
@@ -50,13 +51,14 @@ export async function startNode(
   cwd: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  executable?: string,
 ): Promise<EnsignNode> {
   const port = await freePort();
   // Both commands serve gRPC too: each needs a port of its own, not the default 9000.
   const grpcPort = await freePort();
   const ports = { ENSIGN_SERVER_HTTP_PORT: String(port), ENSIGN_SERVER_GRPC_PORT: String(grpcPort) };
   const child = track(
-    spawn(process.execPath, [...nodeArgs, CLI_MAIN, command], {
+    spawn(executable ?? process.execPath, executable === undefined ? [...nodeArgs, CLI_MAIN, command] : [command], {
       cwd,
       stdio: ['ignore', 'inherit', 'inherit'],
       env: childEnv({ ...env, ENSIGN_SERVER_HOST: '127.0.0.1', ...ports, ENSIGN_LOG_LEVEL: 'warn' }),
