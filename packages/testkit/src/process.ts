@@ -152,17 +152,21 @@ function httpsStatus(url: string, ca: string | Buffer): Promise<number> {
   });
 }
 
-async function healthy(baseUrl: string, waitFor: 'healthy' | 'listening', ca: string | Buffer | undefined): Promise<boolean> {
+/** One poll of `GET <baseUrl>/health`: whether it is what start-up waits for, and what it answered (for a timeout's message). */
+async function healthy(baseUrl: string, waitFor: 'healthy' | 'listening', ca: string | Buffer | undefined): Promise<{ ready: boolean; seen: string }> {
   try {
+    let status: number;
     if (ca !== undefined) {
-      const status = await httpsStatus(`${baseUrl}/health`, ca);
-      return waitFor === 'listening' || status === 200;
+      status = await httpsStatus(`${baseUrl}/health`, ca);
+    } else {
+      const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      status = res.status;
     }
-    const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
-    await res.arrayBuffer();
-    return waitFor === 'listening' || res.status === 200;
-  } catch {
-    return false;
+    return { ready: waitFor === 'listening' || status === 200, seen: `HTTP ${status}` };
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+    return { ready: false, seen: cause };
   }
 }
 
@@ -196,7 +200,9 @@ async function startOnce(options: StartOptions, cwd: string, port: number, grpcP
 
   const baseUrl = `${options.tlsCa === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
-  while (!(await healthy(baseUrl, options.waitFor ?? 'healthy', options.tlsCa))) {
+  for (;;) {
+    const poll = await healthy(baseUrl, options.waitFor ?? 'healthy', options.tlsCa);
+    if (poll.ready) break;
     if (exitCode !== undefined) {
       const err = new Error(`ensign ${command} exited with code ${exitCode} before it was healthy:\n${output()}`);
       // Not enumerable, so test reports do not print the logs twice.
@@ -205,7 +211,8 @@ async function startOnce(options: StartOptions, cwd: string, port: number, grpcP
     }
     if (Date.now() > deadline) {
       await stop('SIGKILL');
-      throw new Error(`ensign ${command} was not healthy within ${options.startTimeoutMs ?? 60_000} ms:\n${output()}`);
+      // What /health last answered (a status, or ECONNREFUSED while nothing listens) says where the start stood.
+      throw new Error(`ensign ${command} was not healthy within ${options.startTimeoutMs ?? 60_000} ms (GET /health last: ${poll.seen}):\n${output()}`);
     }
     await delay(50);
   }
