@@ -7,7 +7,7 @@ import { workerCountOf } from './evaluator-cluster/worker-count.js';
 import { createLogger } from './logger.js';
 import { buildInfo } from './version.js';
 import { type RunningTracing, startTracing } from './otel-tracing.js';
-import { keepYoungGenerationSmall } from './young-generation.js';
+import { tuneYoungGeneration } from './young-generation.js';
 
 /** What an invocation may touch of its process. */
 export interface ProcessIo {
@@ -87,7 +87,7 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
   }
   try {
     if (invocation.command === 'evaluator') {
-      keepYoungGenerationSmall(process.execArgv, io.env.NODE_OPTIONS);
+      tuneYoungGeneration('small', process.execArgv, io.env.NODE_OPTIONS);
       // --workers wins over evaluator.workers from the file or the environment.
       const config = invocation.workers === undefined ? loaded.config : { ...loaded.config, evaluator: { ...loaded.config.evaluator, workers: invocation.workers } };
       const workers = cluster.isPrimary ? workerCountOf(config.evaluator.workers) : 1;
@@ -99,6 +99,7 @@ export async function run(argv: readonly string[], io: ProcessIo, embedded: Embe
       const { evaluatorCommand } = await import('./commands/evaluator.command.js');
       return await evaluatorCommand(config, logger, stopSignal, (line) => io.stderr(`${line}\n`));
     }
+    tuneYoungGeneration('regrow-at-once', process.execArgv, io.env.NODE_OPTIONS);
     const { serverCommand } = await import('./commands/server.command.js');
     return await serverCommand(loaded.config, logger, stopSignal, embedded);
   } finally {
