@@ -22,7 +22,10 @@ export type Lock = ReadOnly;
 const FREE: Lock = { on: false, hint: undefined };
 
 export function usePermissionsQuery() {
-  return useQuery({ queryKey: queryKeys.permissions, queryFn: permissionsApi.get });
+  const { state } = useSession();
+  // Asked only of a session that can answer: not while one is being checked or ended, when the
+  // shell may still be mounted for a moment and the answer would be a refusal for nothing.
+  return useQuery({ queryKey: queryKeys.permissions, queryFn: permissionsApi.get, enabled: state.kind === 'signed-in' || state.kind === 'open' });
 }
 
 /** The session's permissions; unrestricted while unknown or when the server could not say. */
