@@ -60,9 +60,6 @@ interface Pinned {
   entry: Entry | undefined;
 }
 
-/** Deleted namespaces remembered (see `gone`); the oldest are forgotten first. */
-const MOST_REMEMBERED_DELETES = 10_000;
-
 /**
  * The scaled-out evaluator's source: follows the snapshot bucket (hydrations, then deltas) through
  * the one `SnapshotFollower`, into an LRU cache bounded by count and approximate size. It remembers
@@ -73,12 +70,6 @@ export class NatsSnapshotSource implements SnapshotSource {
   private readonly held: LRUCache<string, Entry>;
   /** The latest revision the bucket announced per namespace. */
   private readonly known = new Map<string, number>();
-  /**
-   * Namespaces deleted from the bucket, with the last revision this evaluator knew of each: an
-   * older version offered later (a fetch in flight, a control plane's late publish) is stale, not
-   * the namespace back. A namespace created again continues after its delete's revision.
-   */
-  private readonly gone = new Map<string, number>();
   private readonly follower: SnapshotFollower;
   private readonly now: () => number;
   private readonly fetchTimeoutMs: number;
@@ -219,13 +210,6 @@ export class NatsSnapshotSource implements SnapshotSource {
     return { updates: { applied: c.hydrations + c.deltas, stale: c.stale, invalid: c.refused, deferred: c.deferred }, fetches: { ...this.fetched } };
   }
 
-  private rememberGone(key: string, revision: number): void {
-    this.gone.delete(key);
-    this.gone.set(key, revision);
-    // The oldest deletions go first: a version that late is not expected.
-    if (this.gone.size > MOST_REMEMBERED_DELETES) this.gone.delete(this.gone.keys().next().value as string);
-  }
-
   /** The cache as the follower sees it: held and streamed namespaces take every update, others only while there is room. */
   private holder(): VersionHolder {
     return {
@@ -233,8 +217,7 @@ export class NatsSnapshotSource implements SnapshotSource {
       offer: (version) => {
         const key = version.namespaceKey;
         const current = this.peekEntry(key);
-        if (!isNewer(version.revision, current?.version.revision ?? this.gone.get(key))) return false;
-        this.gone.delete(key);
+        if (!isNewer(version.revision, current?.version.revision)) return false;
         const pinned = this.pinned.get(key);
         if (pinned !== undefined) {
           pinned.entry = { version, receivedAt: this.now() };
@@ -251,8 +234,6 @@ export class NatsSnapshotSource implements SnapshotSource {
         return true;
       },
       drop: (key) => {
-        const last = this.peekEntry(key)?.version.revision ?? this.known.get(key);
-        if (last !== undefined) this.rememberGone(key, last);
         this.known.delete(key);
         const pinned = this.pinned.get(key);
         const wasPinned = pinned?.entry !== undefined;
@@ -266,7 +247,7 @@ export class NatsSnapshotSource implements SnapshotSource {
       announce: (key, revision) => {
         if (isNewer(revision, this.known.get(key))) this.known.set(key, revision);
       },
-      announced: (key) => this.known.get(key) ?? this.gone.get(key),
+      announced: (key) => this.known.get(key),
     };
   }
 }

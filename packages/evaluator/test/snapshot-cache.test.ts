@@ -256,22 +256,3 @@ test('a namespace deleted while it is being fetched answers 404', async (t) => {
   t.deepEqual(heldKeys(source), ['default']);
   t.is(source.counts.fetches.absent, 1);
 });
-
-test('a deleted namespace does not come back with a version no newer than the one deleted, delivered after the delete', async (t) => {
-  const bucket = new FakeBucket([snapshotOf(defaultDocument()), snapshotOf(colored('other', 'red'), 3)]);
-  const source = await startedSource(t, bucket);
-  const api = await startServer(t, { source });
-  const other = { namespaceKey: 'other', flagKey: 'color', entityId: 'u1' };
-  t.like(await api.post('/evaluate/v1/variant', other), { status: 200, body: { variantKey: 'red' } });
-
-  await bucket.remove('other');
-  // A control plane that has not heard of the delete yet publishes what it held.
-  await bucket.announce(snapshotOf(colored('other', 'red'), 3));
-  await bucket.announce(snapshotOf(colored('other', 'red'), 2));
-  assertError(t, await api.post('/evaluate/v1/variant', other), 404, 5, 'flag "other/color" not found');
-  t.deepEqual(heldKeys(source), ['default']);
-
-  // Created again, the namespace continues after its delete's revision, and is taken.
-  await bucket.put(snapshotOf(colored('other', 'green'), 4));
-  t.like(await api.post('/evaluate/v1/variant', other), { status: 200, body: { variantKey: 'green' } });
-});
