@@ -48,6 +48,8 @@ export class SnapshotFollower {
   readonly counts: FollowerCounts = { hydrations: 0, deltas: 0, stale: 0, deferred: 0, refused: 0, fetches: 0 };
   private readonly refusals: Refusals;
   private readonly loading = new Map<string, Promise<SnapshotVersion | undefined>>();
+  /** Fetches in flight per namespace; a drop marks them, so what they read before it is not offered after it. */
+  private readonly fetching = new Map<string, Set<{ dropped: boolean }>>();
   private watching: { stop(): Promise<void> } | undefined;
   private synced = false;
 
@@ -184,7 +186,25 @@ export class SnapshotFollower {
     }
   }
 
+  /**
+   * A fetch runs beside the watch (a request for a namespace not held), so the namespace's deletion
+   * may be taken while it reads: what it read may predate the deletion and is then not offered (a
+   * later write comes through the watch, after the deletion).
+   */
   private async fetch(namespaceKey: string): Promise<SnapshotVersion | undefined> {
+    const token = { dropped: false };
+    let tokens = this.fetching.get(namespaceKey);
+    if (tokens === undefined) this.fetching.set(namespaceKey, (tokens = new Set()));
+    tokens.add(token);
+    try {
+      return await this.fetchWhole(namespaceKey, token);
+    } finally {
+      tokens.delete(token);
+      if (tokens.size === 0 && this.fetching.get(namespaceKey) === tokens) this.fetching.delete(namespaceKey);
+    }
+  }
+
+  private async fetchWhole(namespaceKey: string, token: { dropped: boolean }): Promise<SnapshotVersion | undefined> {
     const { bucket, holder, compile } = this.options;
     const current = await bucket.get(namespaceKey);
     this.counts.fetches++;
@@ -198,6 +218,7 @@ export class SnapshotFollower {
       this.refusals.refuse(namespaceKey, hydration.revision, 'snapshot', err);
       throw err;
     }
+    if (token.dropped) return holder.peek(namespaceKey);
     this.options.verified?.hydration(namespaceKey, version.revision);
     if (delta !== undefined && delta.revision > version.revision && !this.refusals.refused(namespaceKey, delta.revision)) {
       try {
@@ -215,7 +236,7 @@ export class SnapshotFollower {
   private async drop(namespaceKey: string): Promise<void> {
     const { holder, confirmDelete, logger } = this.options;
     if (holder.peek(namespaceKey) === undefined && confirmDelete !== undefined) {
-      holder.drop(namespaceKey);
+      this.dropped(namespaceKey);
       return;
     }
     if (confirmDelete !== undefined) {
@@ -227,6 +248,11 @@ export class SnapshotFollower {
       }
     }
     this.refusals.forget(namespaceKey);
-    holder.drop(namespaceKey);
+    this.dropped(namespaceKey);
+  }
+
+  private dropped(namespaceKey: string): void {
+    for (const token of this.fetching.get(namespaceKey) ?? []) token.dropped = true;
+    this.options.holder.drop(namespaceKey);
   }
 }

@@ -119,3 +119,28 @@ test('only verified entries reach the verified listener', async (t) => {
   await follower.take(deltaEntry(v3.deltaFrom(1, ['a', 'b'])));
   t.deepEqual(heard, ['h ns@1', 'h ns@1', 'd 1->3'], 'the refused delta is not heard; its healing fetch verified the hydration again');
 });
+
+test('a namespace deleted while a fetch of it reads the bucket is not brought back by that fetch', async (t) => {
+  const holder = new MapHolder();
+  const { log } = logger();
+  let release: () => void = () => undefined;
+  const read = new Promise<void>((resolve) => (release = resolve));
+  const bucket: FollowedBucket = {
+    watch: async () => ({ stop: async () => undefined }),
+    get: async () => {
+      await read;
+      return { hydration: v2.snapshot };
+    },
+  };
+  const follower = new SnapshotFollower({ bucket, holder, compile: OPTIONS, logger: log });
+  await follower.take(hydration(v1));
+  const loading = follower.load('ns');
+  await follower.take({ kind: 'delete', namespaceKey: 'ns' });
+  release();
+  t.is(await loading, undefined, 'the fetch resolves with what is held: nothing');
+  t.is(holder.peek('ns'), undefined, 'the deleted namespace stays gone');
+
+  // A fetch that starts after the deletion takes what the bucket then holds (the namespace created again).
+  t.is((await follower.load('ns'))?.revision, 2);
+  t.is(holder.peek('ns')?.revision, 2);
+});
