@@ -5,10 +5,10 @@
  * a follower holding the delta's base without being decoded.
  *
  * The bound is on the longest block in main-thread CPU where it can be read (Linux), which a loaded
- * machine does not stretch, else on the wall-clock delay (looser). It catches a return to one block
- * per compaction (hundreds of milliseconds at this size) but is not yet the 20 ms aim: the bus's
- * envelope codec still serialises and parses the whole document in one `JSON.stringify` /
- * `JSON.parse` (tens of milliseconds each at 10,000 flags).
+ * machine does not stretch, else on the wall-clock delay (looser). Blocks are read in 10 ms ticks
+ * and a major garbage collection counts as one, so the bound is not the 20 ms aim that
+ * `npm run bench:compaction` measures; it catches a return to hydrating the whole document in one
+ * block (a hundred milliseconds and more at this size).
  */
 import test from 'ava';
 import { openSnapshotBus, type SnapshotBus } from '@ensign/bus';
@@ -19,7 +19,7 @@ import { describeDelays, eventLoopDelays, type EventLoopDelays, eventually, mixe
 
 const NS = 'large';
 const COMPILE = { hash: 'murmur3' as const };
-const MAX_BLOCK_CPU_MS = 80;
+const MAX_BLOCK_CPU_MS = 50;
 const MAX_DELAY_MS = 250;
 
 const bucket = testBucket();

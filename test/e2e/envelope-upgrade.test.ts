@@ -62,6 +62,6 @@ test('an evaluator converges on what a control plane writes in the previous form
   const current = await startEnsign({ command: 'server', cwd, env: bucket.env() });
   processes.push(current);
   const upgraded = jsonClient(current.baseUrl);
-  for (const enabled of [true, false, true]) t.true(await setAndConverge(upgraded, evaluator, enabled), `format 2: enabled=${enabled} reached the evaluator`);
-  t.is(await formatAt(namespaceKeyToDeltaKey(NS)), 2, 'changes now go out as deltas of this release’s format');
+  for (const enabled of [true, false, true]) t.true(await setAndConverge(upgraded, evaluator, enabled), `format 3: enabled=${enabled} reached the evaluator`);
+  t.is(await formatAt(namespaceKeyToDeltaKey(NS)), 3, 'changes now go out as deltas of this release’s format');
 });

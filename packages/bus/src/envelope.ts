@@ -4,18 +4,20 @@
  * one NATS message, in the Object Store under `objectRef`. `checksum` is carried as given: it is
  * computed and verified by the snapshot holders, not by the bus.
  *
- * `v` is the envelope format. 2 is this release's. 1 is the previous release's: hydrations only,
- * no `kind`, `checksum` the hex SHA-256 of the document's JSON; it is read, and written while
- * processes of that release remain (`nats.envelope_version: 1`). A later format keeps `v`,
+ * `v` is the envelope format. 3 is this release's: as 2, but a hydration's document is gzipped as
+ * lines (hydration-lines.ts), one flag per line, so it is written and read a flag at a time. 2 is
+ * the previous release's (the document as one JSON value); 1 the one before (hydrations only, no
+ * `kind`, `checksum` the hex SHA-256 of the document's JSON). Both are read, and written while
+ * processes of those releases remain (`nats.envelope_version`). A later format keeps `v`,
  * `namespace` and `revision` where they are, so a process that cannot read it still knows its
  * revision and never writes over it.
  */
 
-/** The format this release writes unless told to write the previous one. */
-export const ENVELOPE_VERSION = 2;
+/** The format this release writes unless told to write an earlier one. */
+export const ENVELOPE_VERSION = 3;
 
-/** The formats this release writes: its own, and the previous release's during an upgrade. */
-export type EnvelopeVersion = 1 | 2;
+/** The formats this release reads and writes: its own, and the earlier ones during an upgrade. */
+export type EnvelopeVersion = 1 | 2 | 3;
 
 interface EnvelopeHeader {
   namespace: string;
@@ -32,7 +34,7 @@ export interface HydrationEnvelope extends EnvelopeHeader {
 }
 
 export interface DeltaEnvelope extends EnvelopeHeader {
-  v: 2;
+  v: 2 | 3;
   kind: 'delta';
   baseRevision: number;
   document: string;
@@ -89,7 +91,7 @@ export function parseEnvelope(bytes: Uint8Array): SnapshotEnvelope {
     throw new NewerEnvelopeError(e.v as number, isRevision(e.revision) ? e.revision : undefined);
   }
   if (
-    (e.v !== 1 && e.v !== 2) ||
+    (e.v !== 1 && e.v !== 2 && e.v !== 3) ||
     typeof e.namespace !== 'string' ||
     !isRevision(e.revision) ||
     typeof e.checksum !== 'string' ||

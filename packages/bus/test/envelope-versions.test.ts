@@ -1,9 +1,10 @@
 /**
  * A bucket shared by processes of three releases: the previous one (envelope format 1), this one
- * (format 2) and the next (format 3, made up here). Each reads what it understands, and none writes
+ * (format 3; format 2 is the one before, written as a pinned bus writes it) and the next (format 4, made up here). Each reads what it understands, and none writes
  * over what it does not.
  */
 import test from 'ava';
+import { gunzipSync } from 'node:zlib';
 import { connect, type KV } from 'nats';
 import { SnapshotVersion } from '@ensign/snapshots';
 import { type BucketEntry, EnvelopeError, namespaceKeyToDeltaKey, namespaceKeyToKvKey, type SnapshotBus } from '../src/index.js';
@@ -88,14 +89,34 @@ test('told to write the previous format, a bus writes only what the previous rel
   t.is(await valueAt(kv, namespaceKeyToDeltaKey('small')), undefined, 'and nothing goes under the delta key');
 });
 
-test('left to its default, a bus writes format 2 only, hydrations and deltas alike', async (t) => {
+test('left to its default, a bus writes format 3 only, hydrations and deltas alike; a hydration is a line per flag', async (t) => {
   const { names, kv } = await bucketOf(t);
   const bus = busOf(t, names);
   const version = versionOf('shop', 1);
   await bus.publishHydration(version.snapshot);
   await bus.publishDelta(version.next(2, [], ['flag-0']).deltaFrom(1, ['flag-0']));
-  t.like(await valueAt(kv, namespaceKeyToKvKey('shop')), { v: 2, kind: 'hydration' });
-  t.like(await valueAt(kv, namespaceKeyToDeltaKey('shop')), { v: 2, kind: 'delta' });
+  const hydration = await valueAt(kv, namespaceKeyToKvKey('shop'));
+  t.like(hydration, { v: 3, kind: 'hydration' });
+  t.like(await valueAt(kv, namespaceKeyToDeltaKey('shop')), { v: 3, kind: 'delta' });
+  const lines = gunzipSync(Buffer.from(hydration?.document as string, 'base64')).toString('utf8').split('\n');
+  t.deepEqual(lines.map((line) => JSON.parse(line) as unknown), [{ namespace: { key: 'shop' } }, ...version.snapshot.document.flags]);
+});
+
+test('pinned to format 2, a bus writes what the previous release reads, and this release reads it back alike', async (t) => {
+  const { names, kv } = await bucketOf(t);
+  const pinned = busOf(t, names, { envelopeVersion: 2, maxInlineBytes: 2048 });
+  const current = busOf(t, names);
+  await connected(pinned);
+  for (const [namespaceKey, flags] of [['small', 1], ['large', 40]] as const) {
+    const version = versionOf(namespaceKey, 3, flags);
+    t.truthy(await pinned.publishHydration(version.snapshot), `${namespaceKey} placed`);
+    t.like(await valueAt(kv, namespaceKeyToKvKey(namespaceKey)), { v: 2, kind: 'hydration' });
+    t.deepEqual((await current.get(namespaceKey))?.hydration, version.snapshot, `${namespaceKey}: read back whole`);
+  }
+  const delta = versionOf('small', 4, 2).deltaFrom(3, ['flag-1']);
+  await pinned.publishDelta(delta);
+  t.like(await valueAt(kv, namespaceKeyToDeltaKey('small')), { v: 2, kind: 'delta' });
+  t.deepEqual((await current.get('small'))?.delta, delta);
 });
 
 test("the next release's envelopes are skipped with one warning, what is held keeps being served, and nothing is written over them", async (t) => {
@@ -105,21 +126,21 @@ test("the next release's envelopes are skipped with one warning, what is held ke
   const seen: string[] = [];
   await bus.watch((entry) => void (fromBucket(entry) && seen.push(entry.kind === 'delete' ? `delete ${entry.namespaceKey}` : `${entry.kind} ${entry.namespaceKey}@${entry.revision}`)), () => undefined);
   await bus.publishHydration(versionOf('shop', 4).snapshot);
-  const next = (revision: number, kind: string) => Buffer.from(JSON.stringify({ v: 3, namespace: 'shop', revision, kind, checksum: 'x', encoding: 'zstd', body: 'what this release cannot know' }));
+  const next = (revision: number, kind: string) => Buffer.from(JSON.stringify({ v: 4, namespace: 'shop', revision, kind, checksum: 'x', encoding: 'zstd', body: 'what this release cannot know' }));
   await kv.put(namespaceKeyToKvKey('shop'), next(9, 'hydration'));
   await kv.put(namespaceKeyToDeltaKey('shop'), next(10, 'delta'));
   await bus.publishHydration(versionOf('other', 1).snapshot);
   await until(() => seen.includes('hydration other@1'), 'an entry written after them');
 
   t.deepEqual(seen, ['hydration shop@4', 'hydration other@1'], 'the watch goes on past them; the holder keeps shop@4');
-  t.is(logger.lines.filter((line) => /format 3/.test(line.msg)).length, 1, 'one warning, naming the format');
+  t.is(logger.lines.filter((line) => /format 4/.test(line.msg)).length, 1, 'one warning, naming the format');
   t.is(await bus.publishHydration(versionOf('shop', 12).snapshot), undefined, 'a newer revision is not written over it');
   t.is(await bus.publishDelta(versionOf('shop', 12).deltaFrom(4, ['flag-0'])), undefined);
   await bus.remove('shop', 8);
-  t.like(await valueAt(kv, namespaceKeyToKvKey('shop')), { v: 3, revision: 9 }, 'the next release’s hydration stays');
-  t.like(await valueAt(kv, namespaceKeyToDeltaKey('shop')), { v: 3, revision: 10 }, 'and its delta');
+  t.like(await valueAt(kv, namespaceKeyToKvKey('shop')), { v: 4, revision: 9 }, 'the next release’s hydration stays');
+  t.like(await valueAt(kv, namespaceKeyToDeltaKey('shop')), { v: 4, revision: 10 }, 'and its delta');
   t.is((await bus.revisions()).get('shop'), 10, 'the reconciler sees its revision, so it does not republish over it');
-  t.is(logger.lines.filter((line) => /format 3/.test(line.msg)).length, 1, 'still one warning');
+  t.is(logger.lines.filter((line) => /format 4/.test(line.msg)).length, 1, 'still one warning');
 });
 
 /** Reads an object of the test's object store, as the previous release fetched large documents. */

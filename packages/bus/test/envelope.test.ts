@@ -7,7 +7,7 @@ test('a small hydration round-trips inline, gzipped, its checksum carried as giv
   const snapshot = { ...snapshotOf(documentOf('team,alpha'), 7), checksum: 'not-a-sha-of-anything' };
   const encoded = await encodeEnvelope(snapshot);
   t.is(encoded.object, undefined);
-  t.like(encoded.envelope, { v: 2, kind: 'hydration', namespace: 'team,alpha', revision: 7, checksum: 'not-a-sha-of-anything', encoding: 'gzip' });
+  t.like(encoded.envelope, { v: 3, kind: 'hydration', namespace: 'team,alpha', revision: 7, checksum: 'not-a-sha-of-anything', encoding: 'gzip' });
   t.is(typeof (encoded.envelope.kind === 'hydration' && encoded.envelope.document), 'string');
   t.deepEqual(await decodeEnvelope(encoded.value), { kind: 'hydration', snapshot });
 });
@@ -16,7 +16,7 @@ test('a delta round-trips inline with its base, upserts and removals; its payloa
   const delta = deltaOf('team,alpha', 4, 9, 3, ['gone-1', 'gone-2']);
   const encoded = await encodeEnvelope(delta);
   t.is(encoded.object, undefined);
-  t.like(encoded.envelope, { v: 2, kind: 'delta', namespace: 'team,alpha', revision: 9, baseRevision: 4, checksum: delta.checksum, encoding: 'gzip' });
+  t.like(encoded.envelope, { v: 3, kind: 'delta', namespace: 'team,alpha', revision: 9, baseRevision: 4, checksum: delta.checksum, encoding: 'gzip' });
   t.deepEqual(await decodeEnvelope(encoded.value), { kind: 'delta', delta });
   const envelope = parseEnvelope(encoded.value);
   const payload = JSON.parse(gunzipSync(Buffer.from(envelope.document as string, 'base64')).toString('utf8')) as object;
@@ -49,6 +49,19 @@ test('a delta over maxInlineBytes is refused, never moved to an object', async (
   t.true((error?.bytes ?? 0) > 1024);
   t.is(error?.maxBytes, 1024);
   await t.throwsAsync(encodeEnvelope({ ...delta, baseRevision: 3 }), { instanceOf: EnvelopeError, message: /base/ });
+});
+
+test('a hydration of format 3 is a line per flag after the document\'s other fields; of format 2, one JSON document; both read back alike', async (t) => {
+  const snapshot = snapshotOf(documentOf('lines', 3), 2);
+  const current = parseEnvelope((await encodeEnvelope(snapshot)).value);
+  const lines = gunzipSync(Buffer.from(current.document as string, 'base64')).toString('utf8').split('\n');
+  t.deepEqual(lines, [JSON.stringify({ namespace: snapshot.document.namespace }), ...snapshot.document.flags.map((flag) => JSON.stringify(flag))]);
+  const previous = await encodeEnvelope(snapshot, { version: 2 });
+  t.like(previous.envelope, { v: 2, kind: 'hydration' });
+  t.deepEqual(JSON.parse(gunzipSync(Buffer.from(parseEnvelope(previous.value).document as string, 'base64')).toString('utf8')), snapshot.document);
+  t.deepEqual(await decodeEnvelope(previous.value), { kind: 'hydration', snapshot });
+  const empty = snapshotOf({ namespace: { key: 'empty' }, flags: [] }, 1);
+  t.deepEqual(await decodeEnvelope((await encodeEnvelope(empty)).value), { kind: 'hydration', snapshot: empty }, 'no flags: the first line alone');
 });
 
 test('malformed envelopes are rejected', async (t) => {
@@ -87,7 +100,14 @@ test('a payload that is not gzip, not JSON, or not of its kind is refused', asyn
     [{ ...delta, document: gzipSync('{').toString('base64') }, /JSON/],
     [{ ...delta, document: gzipSync(JSON.stringify({ flags: [] })).toString('base64') }, /not a delta/],
     [{ ...delta, document: gzipSync(JSON.stringify({ flags: [], removed: [1] })).toString('base64') }, /not a delta/],
-    [{ ...hydration, document: gzipSync(JSON.stringify({ namespace: { key: 'default' } })).toString('base64') }, /not a snapshot document/],
+    [{ ...hydration, v: 2, document: gzipSync(JSON.stringify({ namespace: { key: 'default' } })).toString('base64') }, /not a snapshot document/],
+    [{ ...hydration, v: 2, document: gzipSync('{"namespace":{"key":"default"}}\n{"key":"a"}').toString('base64') }, /JSON/],
+    [{ ...hydration, document: gzipSync('{"namespace":').toString('base64') }, /first line is not JSON/],
+    [{ ...hydration, document: gzipSync('[]').toString('base64') }, /first line is not a JSON object/],
+    [{ ...hydration, document: gzipSync('{"namespace":{"key":"default"},"flags":[]}').toString('base64') }, /first line holds flags/],
+    [{ ...hydration, document: gzipSync('{"namespace":{"key":"default"}}\n{"key":"a"}\n{"key":').toString('base64') }, /line 3 is not JSON/],
+    [{ ...hydration, document: gzipSync('{"namespace":{"key":"default"}}\n\n{"key":"a"}').toString('base64') }, /line 2 is not JSON/],
+    [{ ...hydration, document: gzipSync('{"namespace":{"key":"default"}}\n"a"').toString('base64') }, /line 2 is not a JSON object/],
   ];
   for (const [value, message] of cases) {
     await t.throwsAsync(decodeEnvelope(Buffer.from(JSON.stringify(value))), { instanceOf: EnvelopeError, message });

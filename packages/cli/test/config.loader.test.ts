@@ -48,7 +48,7 @@ test('without a file or environment every setting has its documented default', (
       },
     },
     evaluation: { hash: 'murmur3' },
-    nats: { url: '', bucket: 'ensign_snapshots', object_store: 'ensign_snapshot_docs', replicas: 1, envelope_version: 2, reconcile_interval: 30_000, compact_interval: 60_000 },
+    nats: { url: '', bucket: 'ensign_snapshots', object_store: 'ensign_snapshot_docs', replicas: 1, envelope_version: 3, reconcile_interval: 30_000, compact_interval: 60_000 },
     evaluator: { max_namespaces: 1000, max_bytes: 536_870_912, workers: 1 },
     cache: { enabled: false, backend: 'memory', ttl: 60_000, redis: { url: '', prefix: 'ensign' }, memory: { max_entries: 10_000 } },
     authentication: {
@@ -271,7 +271,7 @@ const INVALID: Array<[key: string, yaml: string, message: string]> = [
   ['nats.bucket', 'nats:\n  bucket: ""', 'nats.bucket: must be a non-empty string (got "")'],
   ['nats.object_store', 'nats:\n  object_store: [a]', 'nats.object_store: must be a non-empty string (got a list)'],
   ['nats.replicas', 'nats:\n  replicas: 7', 'nats.replicas: must be an integer between 1 and 5 (got 7)'],
-  ['nats.envelope_version', 'nats:\n  envelope_version: 3', 'nats.envelope_version: must be an integer between 1 and 2 (got 3)'],
+  ['nats.envelope_version', 'nats:\n  envelope_version: 4', 'nats.envelope_version: must be an integer between 1 and 3 (got 4)'],
   ['nats.reconcile_interval', 'nats:\n  reconcile_interval: often', 'nats.reconcile_interval: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "often")'],
   ['nats.compact_interval', 'nats:\n  compact_interval: rarely', 'nats.compact_interval: must be a duration such as 30s, 5m or 1h30m, or a whole number of milliseconds (got "rarely")'],
   ['evaluator.max_namespaces', 'evaluator:\n  max_namespaces: 0', 'evaluator.max_namespaces: must be an integer of at least 1 (got 0)'],
