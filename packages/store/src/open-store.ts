@@ -82,9 +82,9 @@ export interface SqlStore {
   onCommit(listener: CommitListener): () => void;
   /**
    * Hears the SQL of every statement sent to the database (BEGIN and COMMIT included), as it is
-   * sent, with its name when it goes as a prepared statement; returns the unsubscribe.
+   * sent, with its name when it goes as a prepared statement, and its bindings; returns the unsubscribe.
    */
-  onStatement(listener: (sql: string, preparedAs: string | undefined) => void): () => void;
+  onStatement(listener: (sql: string, preparedAs: string | undefined, bindings: readonly unknown[]) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -144,7 +144,7 @@ export async function openStore(options: StoreOptions): Promise<SqlStore> {
     listNamespaceRevisions: () => tx.read((db) => listNamespaceRevisions(db)),
     onCommit: (listener) => listeners.add(listener),
     onStatement(listener) {
-      const heard = (query: { sql: string; options?: { name?: string } }) => listener(query.sql, query.options?.name);
+      const heard = (query: { sql: string; options?: { name?: string }; bindings?: readonly unknown[] }) => listener(query.sql, query.options?.name, query.bindings ?? []);
       knex.on('query', heard);
       return () => void knex.off('query', heard);
     },

@@ -28,34 +28,55 @@ interface Part {
   order: string;
 }
 
+/** The flag keys of `k`, as rows `u(key)`. */
+const FLAG_KEYS = 'unnest((select keys from k)) as u(key)';
+/** The keys of the segments the flags' rules and rollouts use, as rows `u(key)` (`used` is a union: no key twice). */
+const USED_SEGMENT_KEYS = '(select segment_key as key from used) as u';
+/** The ids of the rules and of the rollouts read, as rows `u(key)`. */
+const RULE_IDS = '(select id as key from r) as u';
+const ROLLOUT_IDS = '(select id as key from ro) as u';
+
+/**
+ * The rows of `table` whose `column` is one of the keys `keys` (a namespace's rows when `namespaced`):
+ * one index lookup per key. The `offset 0` keeps PostgreSQL from planning it as a join of the keys
+ * with the table, which it may do by reading the whole namespace or table when it lacks statistics
+ * or, for a prepared statement, in the generic plan it settles on (knowing neither the namespace
+ * nor the keys).
+ */
+function rowsOfKeys(table: string, column: string, keys: string, options: { namespaced?: boolean; where?: string; columns?: string } = {}): string {
+  const { namespaced = true, where, columns = 't.*' } = options;
+  const conditions = [...(namespaced ? ['namespace_key = ?'] : []), `${column} = u.key`, ...(where === undefined ? [] : [where])];
+  return `select ${columns} from ${keys} cross join lateral (select * from ${table} where ${conditions.join(' and ')} offset 0) t`;
+}
+
 /**
  * The rules and rollouts of the flags, and the segments they use, each planned once and read once
  * however many parts use them (the parts of a read of the whole state).
  */
 const STATE_CTES = {
   sql:
-    'r as (select * from rules where namespace_key = ? and flag_key in (select key from k)),\n' +
-    'ro as (select * from rollouts where namespace_key = ? and flag_key in (select key from k)),\n' +
-    'used as (select segment_key from rule_segments where rule_id in (select id from r)' +
-    ' union select segment_key from rollout_segment_references where rollout_id in (select id from ro))',
+    `r as (${rowsOfKeys('rules', 'flag_key', FLAG_KEYS)}),\n` +
+    `ro as (${rowsOfKeys('rollouts', 'flag_key', FLAG_KEYS)}),\n` +
+    `used as (${rowsOfKeys('rule_segments', 'rule_id', RULE_IDS, { namespaced: false, columns: 't.segment_key' })}` +
+    ` union ${rowsOfKeys('rollout_segment_references', 'rollout_id', ROLLOUT_IDS, { namespaced: false, columns: 't.segment_key' })})`,
   binds: 2,
 };
 
 const PARTS: readonly Part[] = [
-  { name: 'flags', rows: 'select * from flags where namespace_key = ? and key in (select key from k)', binds: 1, order: 'created_at, key' },
-  { name: 'variants', rows: 'select * from variants where namespace_key = ? and flag_key in (select key from k)', binds: 1, order: 'created_at, key' },
+  { name: 'flags', rows: rowsOfKeys('flags', 'key', FLAG_KEYS), binds: 1, order: 'created_at, key' },
+  { name: 'variants', rows: rowsOfKeys('variants', 'flag_key', FLAG_KEYS), binds: 1, order: 'created_at, key' },
   { name: 'rules', rows: 'select * from r', binds: 0, order: 'flag_key, rank, created_at, id' },
-  { name: 'rule_segments', rows: 'select * from rule_segments where rule_id in (select id from r)', binds: 0, order: 'rule_id, position' },
-  { name: 'distributions', rows: 'select * from distributions where rule_id in (select id from r)', binds: 0, order: 'created_at, id' },
+  { name: 'rule_segments', rows: rowsOfKeys('rule_segments', 'rule_id', RULE_IDS, { namespaced: false }), binds: 0, order: 'rule_id, position' },
+  { name: 'distributions', rows: rowsOfKeys('distributions', 'rule_id', RULE_IDS, { namespaced: false }), binds: 0, order: 'created_at, id' },
   { name: 'rollouts', rows: 'select * from ro', binds: 0, order: 'flag_key, rank, created_at, id' },
-  { name: 'thresholds', rows: 'select * from rollout_thresholds where rollout_id in (select id from ro)', binds: 0, order: 'rollout_id' },
-  { name: 'rollout_segments', rows: 'select * from rollout_segments where rollout_id in (select id from ro)', binds: 0, order: 'rollout_id' },
-  { name: 'references', rows: 'select * from rollout_segment_references where rollout_id in (select id from ro)', binds: 0, order: 'rollout_id, position' },
-  { name: 'segments', rows: 'select * from segments where namespace_key = ? and key in (select segment_key from used)', binds: 1, order: 'created_at, key' },
-  { name: 'constraints', rows: 'select * from constraints where namespace_key = ? and segment_key in (select segment_key from used)', binds: 1, order: 'created_at, id' },
+  { name: 'thresholds', rows: rowsOfKeys('rollout_thresholds', 'rollout_id', ROLLOUT_IDS, { namespaced: false }), binds: 0, order: 'rollout_id' },
+  { name: 'rollout_segments', rows: rowsOfKeys('rollout_segments', 'rollout_id', ROLLOUT_IDS, { namespaced: false }), binds: 0, order: 'rollout_id' },
+  { name: 'references', rows: rowsOfKeys('rollout_segment_references', 'rollout_id', ROLLOUT_IDS, { namespaced: false }), binds: 0, order: 'rollout_id, position' },
+  { name: 'segments', rows: rowsOfKeys('segments', 'key', USED_SEGMENT_KEYS), binds: 1, order: 'created_at, key' },
+  { name: 'constraints', rows: rowsOfKeys('constraints', 'segment_key', USED_SEGMENT_KEYS), binds: 1, order: 'created_at, id' },
   {
     name: 'schedules',
-    rows: "select flag_key, at, enabled, created_at, id from flag_steps where namespace_key = ? and kind = 'schedule' and status = 'pending' and flag_key in (select key from k)",
+    rows: rowsOfKeys('flag_steps', 'flag_key', FLAG_KEYS, { where: "kind = 'schedule' and status = 'pending'", columns: 't.flag_key, t.at, t.enabled, t.created_at, t.id' }),
     binds: 1,
     order: 'at, created_at, id',
   },
@@ -87,7 +108,7 @@ interface Sql {
   bindings: readonly Knex.RawBinding[];
 }
 
-/** Which flags a statement reads: the keys of its `k` part, and their bindings. */
+/** Which flags a statement reads: its `k` part (one row, `keys`: an array), and its bindings. */
 interface FlagScope {
   cte: string;
   bindings: readonly Knex.RawBinding[];
@@ -96,17 +117,14 @@ interface FlagScope {
 /** A PostgreSQL array literal of text values: every element quoted, `\\` and `"` escaped. */
 const textArray = (values: readonly string[]): string => `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 
-/**
- * These flag keys, one binding whatever their number. An array the planner sees (unlike a JSON
- * list) tells it how many keys there are, so it looks them up by index in a namespace of any size.
- */
-const flagKeys = (keys: readonly string[]): FlagScope => ({ cte: 'k as (select unnest(?::text[]) as key)', bindings: [textArray(keys)] });
+/** These flag keys, one binding whatever their number (each part looks them up one by one: `rowsOfKeys`). */
+const flagKeys = (keys: readonly string[]): FlagScope => ({ cte: 'k as (select ?::text[] as keys)', bindings: [textArray(keys)] });
 
 /** The flags whose rules or rollouts use the segment. */
 const flagsUsing = (ns: string, segmentKey: string): FlagScope => ({
   cte:
-    'k as (select r.flag_key as key from rule_segments s join rules r on r.id = s.rule_id where s.namespace_key = ? and s.segment_key = ?' +
-    ' union select r.flag_key from rollout_segment_references s join rollouts r on r.id = s.rollout_id where s.namespace_key = ? and s.segment_key = ?)',
+    'k as (select array(select r.flag_key from rule_segments s join rules r on r.id = s.rule_id where s.namespace_key = ? and s.segment_key = ?' +
+    ' union select r.flag_key from rollout_segment_references s join rollouts r on r.id = s.rollout_id where s.namespace_key = ? and s.segment_key = ?) as keys)',
   bindings: [ns, segmentKey, ns, segmentKey],
 });
 

@@ -8,6 +8,7 @@ import * as flagTiming from './0006-flag-timing.js';
 import * as changeRequests from './0007-change-requests.js';
 import * as changePolicies from './0008-change-policies.js';
 import * as changeRequestBases from './0009-change-request-bases.js';
+import * as constraintSegmentIndex from './0010-constraint-segment-index.js';
 
 /** A migration module: a stable name and its up/down steps. */
 export interface MigrationModule extends Knex.Migration {
@@ -15,7 +16,7 @@ export interface MigrationModule extends Knex.Migration {
 }
 
 /** Every migration, in the order they apply. Imported statically so a bundle carries them. */
-export const MIGRATIONS: readonly MigrationModule[] = [initialSchema, namespaceTombstones, authentications, auditEvents, evaluationCounts, flagTiming, changeRequests, changePolicies, changeRequestBases];
+export const MIGRATIONS: readonly MigrationModule[] = [initialSchema, namespaceTombstones, authentications, auditEvents, evaluationCounts, flagTiming, changeRequests, changePolicies, changeRequestBases, constraintSegmentIndex];
 
 /** Hands knex the bundled migrations instead of reading a directory. */
 export const migrationSource: Knex.MigrationSource<MigrationModule> = {
