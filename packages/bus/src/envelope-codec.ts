@@ -13,7 +13,7 @@ const gunzipAsync = promisify(gunzip);
 
 /**
  * zlib's level for what is written. At 10,000 flags (7.6 MB of JSON) level 4 takes about 60 % of
- * the CPU of the default 6 for a 13 % larger result (benchmarks/README.md, bench:compaction).
+ * the CPU of the default 6 for a 13 % larger result (benchmarks/README.md, bench:compaction figures).
  */
 export const GZIP_LEVEL = 4;
 
