@@ -3,7 +3,7 @@
  * and the rules every holder of them follows.
  */
 export { digestFlag, snapshotChecksum } from './checksum.js';
-export { EventLoopSlices, SLICE_BUDGET_MS } from './event-loop-slices.js';
+export { EventLoopSlices } from './event-loop-slices.js';
 export { compareFlags } from './flag-order.js';
 export type { FollowedBucket, FollowedEntry } from './followed-bucket.js';
 export type { SnapshotDelta } from './snapshot-delta.js';
