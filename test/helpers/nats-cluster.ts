@@ -116,23 +116,6 @@ export class NatsCluster {
     }
   }
 
-  /**
-   * Brings a killed server back and waits until the streams have caught up with it. nats-server 2.9
-   * now and then brings back a server that led a stream still answering for it as its leader with
-   * no replicas, and stays so past the wait; restarted once more, as an operator would, it rejoins.
-   */
-  async restartUntilCaughtUp(name: string, streams: string[], log: (line: string) => void): Promise<void> {
-    await this.restart(name);
-    try {
-      await this.waitCaughtUp(streams);
-    } catch (err) {
-      log(`${(err as Error).message}; restarting ${name} once more`);
-      await this.kill(name);
-      await this.restart(name);
-      await this.waitCaughtUp(streams);
-    }
-  }
-
   /** kill -9: no goodbye to the clients or the other servers. */
   async kill(name: string): Promise<void> {
     const member = this.member(name);
